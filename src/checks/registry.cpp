@@ -1,0 +1,42 @@
+// The registry: every layer's checks in one table, in the order their findings are reported when
+// severities tie (root cause first). docs/checks.md is generated from this table (and from the code
+// rules and log signatures), and a test keeps the two in step.
+#include <checks/check.hpp>
+
+namespace gpudoctor::checks {
+
+Finding& FindingSink::emit(std::string message, std::vector<std::string> evidence, std::string fix) {
+  Finding f;
+  f.id = std::string(m_info.id);
+  f.layer = m_info.layer;
+  f.severity = m_info.severity;
+  f.message = std::move(message);
+  f.evidence = std::move(evidence);
+  f.fix = fix.empty() ? std::string(m_info.fix) : std::move(fix);
+  f.docs = facts::docs_anchor(m_info.id);
+  m_out.push_back(std::move(f));
+  return m_out.back();
+}
+
+std::span<const Check> all_checks() {
+  static const std::vector<Check> k_all = [] {
+    std::vector<Check> all;
+    for (auto layer : {environment_checks(), kernel_driver_checks()}) {
+      all.insert(all.end(), layer.begin(), layer.end());
+    }
+    return all;
+  }();
+  return k_all;
+}
+
+std::vector<Finding> run_checks(const Facts& facts) {
+  std::vector<Finding> findings;
+  for (const Check& check : all_checks()) {
+    FindingSink sink(check.info, findings);
+    check.run(facts, sink);
+  }
+  facts::sort_root_cause_first(findings);
+  return findings;
+}
+
+}  // namespace gpudoctor::checks

@@ -1,0 +1,49 @@
+// gpudoctor capture -o FILE.tar.gz: the files every probe reads on this machine, as a tree that
+// `gpudoctor check --root FILE.tar.gz` diagnoses anywhere.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include <cli/command.hpp>
+#include <cli/gather.hpp>
+#include <probe/capture.hpp>
+#include <sys/clock.hpp>
+#include <sys/recording_file_system.hpp>
+
+namespace gpudoctor::cli {
+namespace {
+
+struct CaptureOptions {
+  std::string output;
+};
+
+int run_capture(const CaptureOptions& o) {
+  auto live = sys::make_rooted_file_system("/");
+  sys::RecordingFileSystem recorder(*live);
+  facts::Facts f = gather_facts(recorder, GatherOptions{});
+  nlohmann::json meta = {{"tool", "gpudoctor"},
+                         {"tool_version", GPUDOCTOR_VERSION},
+                         {"time", sys::now_utc_iso8601()},
+                         {"host", f.meta.hostname.value_or("unknown")}};
+  std::map<std::string, std::string> extra = {{"/.gpudoctor/capture.json", meta.dump(2) + "\n"}};
+  auto capture = probe::build_capture(*live, recorder.accesses(), extra);
+  auto written = sys::write_tar_gz(o.output, capture.entries);
+  if (!written) {
+    std::cerr << "gpudoctor capture: " << written.error().message << '\n';
+    return k_exit_usage;
+  }
+  std::cerr << "gpudoctor capture: wrote " << capture.entries.size() << " entries to " << o.output << '\n';
+  for (const auto& s : capture.skipped) std::cerr << "  skipped " << s << '\n';
+  std::cerr << "Replay it anywhere with: gpudoctor check --root " << o.output << '\n';
+  return k_exit_ok;
+}
+
+}  // namespace
+
+CommandRunner setup_capture(CLI::App& sub) {
+  auto o = std::make_shared<CaptureOptions>();
+  sub.add_option("-o,--output", o->output, "The archive to write (.tar.gz)")->required();
+  return [o] { return run_capture(*o); };
+}
+
+}  // namespace gpudoctor::cli

@@ -1,0 +1,44 @@
+#include <cli/command.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+namespace gpudoctor::cli {
+namespace {
+
+const Command k_commands[] = {
+    {"check", "Diagnose this machine (or a captured one): every layer, root cause first", setup_check},
+    {"facts", "Print the facts the probes gathered, as JSON", setup_facts},
+    {"capture", "Write the files the probes read into a .tar.gz that `check --root` replays", setup_capture},
+    {"docs", "Print generated documentation (the finding catalogue)", setup_docs},
+};
+
+}  // namespace
+
+std::span<const Command> commands() { return k_commands; }
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"gpudoctor: why is my model not using the GPU?", "gpudoctor"};
+  app.set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
+  app.require_subcommand(1);
+  std::map<const CLI::App*, CommandRunner> runners;
+  for (const auto& c : commands()) {
+    CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    runners[sub] = c.setup(*sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? k_exit_ok : k_exit_usage;
+  }
+  for (const auto& [sub, run] : runners) {
+    if (sub->parsed()) return run();
+  }
+  return k_exit_usage;
+}
+
+}  // namespace gpudoctor::cli

@@ -1,0 +1,17 @@
+// Gathering facts for a command: every probe that applies to the machine. Files always; the live
+// machine also gets the probes that load libraries or run interpreters (later layers add theirs
+// here), while a captured tree replays what capture recorded of those.
+#pragma once
+
+#include <facts/facts.hpp>
+#include <sys/file_system.hpp>
+
+namespace gpudoctor::cli {
+
+struct GatherOptions {
+  int timeout_ms = 5000;  // per child-process probe
+};
+
+facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options);
+
+}  // namespace gpudoctor::cli

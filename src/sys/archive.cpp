@@ -1,0 +1,118 @@
+#include <sys/archive.hpp>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+namespace gpudoctor::sys {
+namespace {
+
+struct ArchiveDeleter {
+  void operator()(archive* a) const { archive_free(a); }
+};
+using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
+
+Error archive_error(archive* a, std::string_view what) {
+  const char* msg = archive_error_string(a);
+  return Error{ErrorCode::io, std::string(what) + ": " + (msg ? msg : "unknown libarchive error")};
+}
+
+}  // namespace
+
+Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEntry>& entries) {
+  ArchivePtr a(archive_write_new());
+  archive_write_set_format_pax_restricted(a.get());
+  archive_write_add_filter_gzip(a.get());
+  if (archive_write_open_filename(a.get(), file.c_str()) != ARCHIVE_OK) return archive_error(a.get(), "open " + file);
+  for (const auto& e : entries) {
+    std::unique_ptr<archive_entry, decltype(&archive_entry_free)> entry(archive_entry_new(), archive_entry_free);
+    archive_entry_set_pathname(entry.get(), e.path.c_str());
+    archive_entry_set_perm(entry.get(), e.mode & 07777);
+    archive_entry_set_uid(entry.get(), 0);
+    archive_entry_set_gid(entry.get(), 0);
+    switch (e.kind) {
+      case ArchiveEntry::Kind::file:
+        archive_entry_set_filetype(entry.get(), AE_IFREG);
+        archive_entry_set_size(entry.get(), static_cast<la_int64_t>(e.content.size()));
+        break;
+      case ArchiveEntry::Kind::directory: archive_entry_set_filetype(entry.get(), AE_IFDIR); break;
+      case ArchiveEntry::Kind::symlink:
+        archive_entry_set_filetype(entry.get(), AE_IFLNK);
+        archive_entry_set_symlink(entry.get(), e.content.c_str());
+        break;
+    }
+    if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK) return archive_error(a.get(), "write " + e.path);
+    if (e.kind == ArchiveEntry::Kind::file && !e.content.empty() &&
+        archive_write_data(a.get(), e.content.data(), e.content.size()) < 0) {
+      return archive_error(a.get(), "write " + e.path);
+    }
+  }
+  if (archive_write_close(a.get()) != ARCHIVE_OK) return archive_error(a.get(), "close " + file);
+  return true;
+}
+
+Expected<bool> extract_archive(const std::string& file, const std::string& dir) {
+  ArchivePtr in(archive_read_new());
+  archive_read_support_format_tar(in.get());
+  archive_read_support_format_gnutar(in.get());
+  archive_read_support_filter_gzip(in.get());
+  archive_read_support_filter_xz(in.get());
+  archive_read_support_filter_zstd(in.get());
+  archive_read_support_filter_none(in.get());
+  if (archive_read_open_filename(in.get(), file.c_str(), 64 * 1024) != ARCHIVE_OK) {
+    return archive_error(in.get(), "open " + file);
+  }
+  ArchivePtr out(archive_write_disk_new());
+  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS |
+                                                ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_PERM);
+  std::uint64_t total = 0;
+  archive_entry* entry = nullptr;
+  int rc;
+  while ((rc = archive_read_next_header(in.get(), &entry)) == ARCHIVE_OK) {
+    auto type = archive_entry_filetype(entry);
+    if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK) continue;  // no device nodes, FIFOs
+    std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (path.empty()) continue;
+    total += static_cast<std::uint64_t>(archive_entry_size(entry));
+    if (total > k_max_extract_bytes) return Error{ErrorCode::too_large, file + ": more than 512 MiB unpacked"};
+    archive_entry_set_pathname(entry, (dir + "/" + path).c_str());
+    if (type == AE_IFLNK && archive_entry_hardlink(entry) != nullptr) continue;
+    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) {
+      // A hostile entry (absolute path, "..", a link escaping) is skipped, not fatal.
+      continue;
+    }
+    if (type == AE_IFREG) {
+      const void* buf;
+      size_t size;
+      la_int64_t offset;
+      int r;
+      while ((r = archive_read_data_block(in.get(), &buf, &size, &offset)) == ARCHIVE_OK) {
+        if (archive_write_data_block(out.get(), buf, size, offset) != ARCHIVE_OK) break;
+      }
+      if (r != ARCHIVE_EOF && r != ARCHIVE_OK) return archive_error(in.get(), "read " + file);
+    }
+    archive_write_finish_entry(out.get());
+  }
+  if (rc != ARCHIVE_EOF) return archive_error(in.get(), "read " + file);
+  archive_write_close(out.get());
+  return true;
+}
+
+Expected<TempDir> TempDir::create(std::string_view prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + std::string(prefix) + "XXXXXX";
+  if (::mkdtemp(templ.data()) == nullptr) return error_from_errno(errno, "mkdtemp " + templ);
+  return TempDir(templ);
+}
+
+TempDir::~TempDir() {
+  if (m_path.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(m_path, ec);
+}
+
+}  // namespace gpudoctor::sys

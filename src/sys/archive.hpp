@@ -1,0 +1,45 @@
+// Machine-tree archives (.tar.gz) through libarchive: writing the tree `capture` builds, and
+// unpacking one for `check --root FILE.tar.gz`. Extraction is hardened: no absolute paths, no "..",
+// no device nodes, no owners, bounded total size, links kept as links (they are resolved inside the
+// root later, never by the kernel outside it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <sys/error.hpp>
+
+namespace gpudoctor::sys {
+
+struct ArchiveEntry {
+  enum class Kind { file, directory, symlink };
+  std::string path;  // relative, no leading '/'
+  Kind kind = Kind::file;
+  std::string content;      // file content, or the symlink target
+  std::uint32_t mode = 0644;
+};
+
+Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEntry>& entries);
+
+inline constexpr std::uint64_t k_max_extract_bytes = 512ull << 20;
+
+// Unpacks `file` into the existing directory `dir`.
+Expected<bool> extract_archive(const std::string& file, const std::string& dir);
+
+// A fresh private directory under $TMPDIR (or /tmp), removed with its contents by the destructor.
+class TempDir {
+ public:
+  static Expected<TempDir> create(std::string_view prefix);
+  TempDir(TempDir&& other) noexcept : m_path(std::move(other.m_path)) { other.m_path.clear(); }
+  TempDir& operator=(TempDir&&) = delete;
+  TempDir(const TempDir&) = delete;
+  ~TempDir();
+  const std::string& path() const { return m_path; }
+
+ private:
+  explicit TempDir(std::string path) : m_path(std::move(path)) {}
+  std::string m_path;
+};
+
+}  // namespace gpudoctor::sys

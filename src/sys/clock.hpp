@@ -1,0 +1,11 @@
+// The wall clock, behind one function so nothing below cli/ reads it.
+#pragma once
+
+#include <string>
+
+namespace gpudoctor::sys {
+
+// "2026-12-02T14:24:00Z"
+std::string now_utc_iso8601();
+
+}  // namespace gpudoctor::sys

@@ -1,0 +1,42 @@
+// RecordingFileSystem: forwards to another FileSystem and remembers every path asked for, so that
+// `gpudoctor capture` can copy exactly the files the probes read (ninja's VirtualFileSystem and
+// hwloc-gather-topology follow the same idea).
+// Thread-safety: recording is serialised; safe to use from parallel probes.
+#pragma once
+
+#include <mutex>
+#include <set>
+#include <string>
+
+#include <sys/file_system.hpp>
+
+namespace gpudoctor::sys {
+
+enum class AccessKind { read, list, link, stat };
+
+struct RecordedAccess {
+  std::string path;
+  AccessKind kind;
+  auto operator<=>(const RecordedAccess&) const = default;
+};
+
+class RecordingFileSystem final : public FileSystemWrapper {
+ public:
+  using FileSystemWrapper::FileSystemWrapper;
+
+  Expected<TextFile> read_file(std::string_view path, std::size_t limit) const override;
+  Expected<std::string> read_link(std::string_view path) const override;
+  Expected<std::vector<DirEntry>> list_dir(std::string_view path) const override;
+  Expected<FileStat> stat(std::string_view path) const override;
+  Expected<FileStat> lstat(std::string_view path) const override;
+  Expected<std::string> real_path(std::string_view path) const override;
+
+  std::set<RecordedAccess> accesses() const;
+
+ private:
+  void record(std::string_view path, AccessKind kind) const;
+  mutable std::mutex m_mutex;
+  mutable std::set<RecordedAccess> m_accesses;
+};
+
+}  // namespace gpudoctor::sys

@@ -1,0 +1,38 @@
+// Small text helpers shared by probes and checks: trimming, splitting, strict number parsing.
+// Strict means "0x10de\n" parses as hex 0x10de, and "12abc" does not parse at all.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpudoctor::util {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+// Splits on runs of spaces and tabs.
+std::vector<std::string_view> split_ws(std::string_view s);
+std::vector<std::string_view> lines(std::string_view s);
+
+std::optional<std::uint64_t> parse_uint(std::string_view s, int base = 10);
+std::optional<std::int64_t> parse_int(std::string_view s);
+// "0x10de" or "10de".
+std::optional<std::uint32_t> parse_hex32(std::string_view s);
+
+bool contains(std::string_view haystack, std::string_view needle);
+bool contains_icase(std::string_view haystack, std::string_view needle);
+
+// "550.54.14" -> {550, 54, 14}; nullopt unless every dot-separated part is a number.
+std::optional<std::vector<int>> parse_version(std::string_view s);
+// Compares dotted versions numerically; missing parts count as 0.
+int compare_versions(const std::vector<int>& a, const std::vector<int>& b);
+
+// Replaces bytes that are not valid UTF-8 with U+FFFD and control characters (but \t and \n)
+// with '?', so text read from a hostile file can be printed and stored in JSON.
+std::string sanitize_utf8(std::string_view s);
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+}  // namespace gpudoctor::util

@@ -1,0 +1,40 @@
+#include <util/text.hpp>
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor::util {
+namespace {
+
+TEST(Text, ParseHexIsStrict) {
+  EXPECT_EQ(parse_hex32("0x10de\n"), 0x10deu);
+  EXPECT_EQ(parse_hex32("10DE"), 0x10deu);
+  EXPECT_FALSE(parse_hex32("0x10dz"));
+  EXPECT_FALSE(parse_hex32(""));
+  EXPECT_FALSE(parse_hex32("0x1ffffffff"));
+}
+
+TEST(Text, ParseVersion) {
+  EXPECT_EQ(parse_version("550.54.14"), (std::vector<int>{550, 54, 14}));
+  EXPECT_FALSE(parse_version("550.x"));
+  EXPECT_LT(compare_versions({535, 104}, {550}), 0);
+  EXPECT_EQ(compare_versions({12, 4, 0}, {12, 4}), 0);
+}
+
+TEST(Text, SanitizeUtf8ReplacesInvalidBytesAndControls) {
+  EXPECT_EQ(sanitize_utf8("ok \xc3\xa9"), "ok \xc3\xa9");
+  EXPECT_EQ(sanitize_utf8("bad \xff\xfe"), "bad \xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(sanitize_utf8("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");  // overlong '/'
+  EXPECT_EQ(sanitize_utf8(std::string("a\0b\x1b", 4)), "a?b?");
+  EXPECT_EQ(sanitize_utf8("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");  // truncated sequence
+}
+
+TEST(Text, SplitAndTrim) {
+  EXPECT_EQ(trim("  a b \n"), "a b");
+  auto f = split_ws("nvidia_uvm 1437696 0 - Live 0x0");
+  ASSERT_EQ(f.size(), 6u);
+  EXPECT_EQ(f[4], "Live");
+  EXPECT_EQ(split("a,,b", ',').size(), 3u);
+}
+
+}  // namespace
+}  // namespace gpudoctor::util
