@@ -52,6 +52,11 @@ class FileSystem {
 
   // The file's content, at most `limit` bytes. Follows symlinks (inside the root).
   virtual Expected<TextFile> read_file(std::string_view path, std::size_t limit) const = 0;
+  // At most `length` bytes starting at byte `offset` (fewer at the end of the file, none past it).
+  // Follows symlinks (inside the root). For large binaries whose headers are all that is needed (a
+  // 540 MB libcublasLt.so: its ELF section headers and fatbin headers). The default reads the prefix
+  // through read_file; RootedFileSystem overrides it with pread(2).
+  virtual Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const;
   // The target of a symlink, as stored.
   virtual Expected<std::string> read_link(std::string_view path) const = 0;
   // Entries of a directory, sorted by name, without "." and "..".
@@ -82,6 +87,9 @@ class FileSystemWrapper : public FileSystem {
   explicit FileSystemWrapper(const FileSystem& target) : m_target(target) {}
   Expected<TextFile> read_file(std::string_view path, std::size_t limit) const override {
     return m_target.read_file(path, limit);
+  }
+  Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override {
+    return m_target.read_range(path, offset, length);
   }
   Expected<std::string> read_link(std::string_view path) const override { return m_target.read_link(path); }
   Expected<std::vector<DirEntry>> list_dir(std::string_view path) const override {

@@ -11,6 +11,11 @@ Expected<TextFile> RecordingFileSystem::read_file(std::string_view path, std::si
   record(path, AccessKind::read);
   return target().read_file(path, limit);
 }
+Expected<std::string> RecordingFileSystem::read_range(std::string_view path, std::uint64_t offset,
+                                                      std::size_t length) const {
+  record(path, AccessKind::read);
+  return target().read_range(path, offset, length);
+}
 Expected<std::string> RecordingFileSystem::read_link(std::string_view path) const {
   record(path, AccessKind::link);
   return target().read_link(path);

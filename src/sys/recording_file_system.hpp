@@ -25,6 +25,7 @@ class RecordingFileSystem final : public FileSystemWrapper {
   using FileSystemWrapper::FileSystemWrapper;
 
   Expected<TextFile> read_file(std::string_view path, std::size_t limit) const override;
+  Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override;
   Expected<std::string> read_link(std::string_view path) const override;
   Expected<std::vector<DirEntry>> list_dir(std::string_view path) const override;
   Expected<FileStat> stat(std::string_view path) const override;

@@ -18,6 +18,8 @@ namespace gpudoctor::sys {
 namespace {
 
 constexpr int k_max_symlink_hops = 40;
+// The default read_range reads the whole prefix; past this it refuses rather than allocate gigabytes.
+constexpr std::uint64_t k_max_prefix_read = std::uint64_t{1} << 30;
 
 FileType type_from_mode(mode_t mode) {
   if (S_ISREG(mode)) return FileType::regular;
@@ -100,6 +102,36 @@ class RootedFileSystem final : public FileSystem {
       out.truncated = true;
     }
     out.content.resize(used);
+    return out;
+  }
+
+  Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override {
+    auto host = host_path(path, FollowLast::yes);
+    if (!host) return host.error();
+    int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return error_from_errno(errno, "open " + std::string(path));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return Error{ErrorCode::invalid, "read " + std::string(path) + ": not a regular file"};
+    }
+    auto size = static_cast<std::uint64_t>(st.st_size);
+    std::string out;
+    if (offset < size) out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(length, size - offset)));
+    std::size_t used = 0;
+    while (used < out.size()) {
+      ssize_t n = ::pread(fd, out.data() + used, out.size() - used, static_cast<off_t>(offset + used));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        return error_from_errno(err, "read " + std::string(path));
+      }
+      if (n == 0) break;
+      used += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    out.resize(used);
     return out;
   }
 
@@ -274,6 +306,16 @@ Expected<std::string> FileSystem::read_text(std::string_view path, std::size_t l
   auto f = read_file(path, limit);
   if (!f) return f.error();
   return std::move(f->content);
+}
+
+Expected<std::string> FileSystem::read_range(std::string_view path, std::uint64_t offset, std::size_t length) const {
+  if (offset > k_max_prefix_read || length > k_max_prefix_read - offset) {
+    return Error{ErrorCode::too_large, "read " + std::string(path) + ": range beyond what this file system reads"};
+  }
+  auto f = read_file(path, static_cast<std::size_t>(offset) + length);
+  if (!f) return f.error();
+  if (offset >= f->content.size()) return std::string();
+  return f->content.substr(static_cast<std::size_t>(offset), length);
 }
 
 Expected<std::string> FileSystem::read_attr(std::string_view path) const {
