@@ -1,0 +1,424 @@
+#include <scan/analyzer.hpp>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include <scan/analyzer_impl.hpp>
+#include <scan/suppression.hpp>
+#include <util/text.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+// Iterable wrappers that yield what they wrap (enumerate adds an index in front).
+bool is_passthrough_wrapper(std::string_view callee) {
+  std::string_view last = last_component(callee);
+  return last == "tqdm" || last == "enumerate" || last == "iter" || last == "track" || last == "progress_bar" ||
+         last == "trange";
+}
+
+bool contains_modulo(Node cond, std::string_view source) {
+  bool found = false;
+  for_each_node(cond, source, [&](Node n) {
+    if (found) return Descend::no;
+    if (n.is(NodeKind::binary_operator)) {
+      Node op = Node(ts_node_child(n.raw(), 1), source);
+      if (op.text() == "%") found = true;
+    }
+    return Descend::yes;
+  });
+  return found;
+}
+
+}  // namespace
+
+FileAnalysis analyze(const SourceText& source) {
+  auto tree = SyntaxTree::parse(source.text);
+  if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
+  FileFacts ff = collect_file_facts(tree->root(), source.text);
+  return Analyzer(source, tree->root(), std::move(ff)).run();
+}
+
+FileAnalysis Analyzer::run() {
+  m_scopes.push_back(Scope{});
+  walk(m_root, m_src.text, [this](Node n) { return enter(n); }, [this](Node n) { leave(n); });
+  for (const auto& m : m_src.magics) check_env_magic(m);
+  finish();
+  if (m_ff.has_syntax_error) {
+    m_out.notes.push_back(fmt::format("{}: syntax error at {}; findings cover what parsed", m_src.display,
+                                      where(m_ff.first_error_row)));
+  }
+  // Document order, and one finding per rule and line (`x.cpu().numpy()` is one sync, not two).
+  std::vector<std::size_t> order(m_out.findings.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return m_positions[a] < m_positions[b]; });
+  std::vector<facts::Finding> sorted;
+  std::set<std::pair<int, std::string>> seen;
+  const bool has_markers = m_src.text.find("gpudoctor:") != std::string::npos;
+  for (auto i : order) {
+    if (!seen.insert({m_positions[i].first, m_out.findings[i].id}).second) continue;
+    if (has_markers && is_suppressed(line_of(m_positions[i].first), m_out.findings[i].id)) continue;
+    sorted.push_back(std::move(m_out.findings[i]));
+  }
+  m_out.findings = std::move(sorted);
+  return std::move(m_out);
+}
+
+std::string_view Analyzer::line_of(int row) const {
+  std::string_view text = m_src.text;
+  std::size_t pos = 0;
+  for (int r = 0; r < row && pos != std::string_view::npos; ++r) {
+    pos = text.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  if (pos == std::string_view::npos || pos > text.size()) return {};
+  return text.substr(pos, text.find('\n', pos) - pos);
+}
+
+std::string Analyzer::where(int row) const {
+  auto loc = m_src.locate(row, 0);
+  return loc.cell.empty() ? fmt::format("line {}", loc.line) : fmt::format("{}, line {}", loc.cell, loc.line);
+}
+
+std::string Analyzer::snippet(Node n, std::size_t max) const {
+  std::string s;
+  for (char c : n.text()) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (c == ' ' && !s.empty() && s.back() == ' ') continue;
+    s += c;
+    if (s.size() >= max) {
+      s += "...";
+      break;
+    }
+  }
+  return util::sanitize_utf8(s);
+}
+
+facts::Finding& Analyzer::emit(RuleId id, Node at, std::string message, std::vector<std::string> evidence,
+                               std::string fix) {
+  return emit_at(id, at.row(), at.column(), std::move(message), std::move(evidence), std::move(fix));
+}
+
+facts::Finding& Analyzer::emit_at(RuleId id, int row, int column, std::string message,
+                                  std::vector<std::string> evidence, std::string fix) {
+  const auto& info = rule(id).info;
+  facts::Finding f;
+  f.id = std::string(info.id);
+  f.layer = info.layer;
+  f.severity = info.severity;
+  f.message = util::sanitize_utf8(message);
+  for (auto& e : evidence) e = util::sanitize_utf8(e);
+  f.evidence = std::move(evidence);
+  f.fix = fix.empty() ? std::string(info.fix) : util::sanitize_utf8(fix);
+  f.docs = "docs/rules/" + std::string(info.id) + ".md";
+  f.location = m_src.locate(row, column);
+  m_out.findings.push_back(std::move(f));
+  m_positions.emplace_back(row, column);
+  return m_out.findings.back();
+}
+
+Scope& Analyzer::scope_for(std::string_view name) {
+  if (name.substr(0, 5) == "self.") return m_scopes.front();
+  return m_scopes.back();
+}
+
+Symbol* Analyzer::lookup(std::string_view name) {
+  std::string key(name);
+  for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+    auto found = it->symbols.find(key);
+    if (found != it->symbols.end()) return &found->second;
+  }
+  return nullptr;
+}
+
+bool Analyzer::in_step_loop() const {
+  if (m_periodic_ifs > 0) return false;
+  for (const auto& l : m_loops) {
+    if (l.step) return true;
+  }
+  return false;
+}
+
+Descend Analyzer::enter(Node n) {
+  switch (n.kind()) {
+    case NodeKind::function_definition: enter_function(n); break;
+    case NodeKind::for_statement: enter_for(n); break;
+    case NodeKind::while_statement:
+      m_loops.push_back({n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, ""});
+      m_loop_index.push_back(-1);
+      break;
+    case NodeKind::if_statement: enter_if(n); break;
+    case NodeKind::expression_statement: on_expression_statement(n); break;
+    case NodeKind::call: on_call(n); break;
+    case NodeKind::assert_statement:
+    case NodeKind::raise_statement: collect_announced(n); break;
+    case NodeKind::import_statement:
+    case NodeKind::import_from_statement: return Descend::no;
+    case NodeKind::conditional_expression:
+      if (is_fallback_conditional(n)) {
+        std::string name;
+        for (Node p = n.parent(); p.valid() && !p.is(NodeKind::block) && !p.is(NodeKind::module); p = p.parent()) {
+          if (p.is(NodeKind::assignment)) {
+            name = std::string(p.field(Field::left).text());
+            break;
+          }
+        }
+        m_fallbacks.push_back({n, name});
+      }
+      break;
+    default: break;
+  }
+  return Descend::yes;
+}
+
+void Analyzer::leave(Node n) {
+  switch (n.kind()) {
+    case NodeKind::function_definition:
+      if (m_scopes.size() > 1) m_scopes.pop_back();
+      break;
+    case NodeKind::for_statement:
+    case NodeKind::while_statement:
+      if (!m_loops.empty() && m_loops.back().start_byte == n.start_byte()) {
+        m_loops.pop_back();
+        m_loop_index.pop_back();
+      }
+      break;
+    case NodeKind::if_statement:
+      if (contains_modulo(n.field(Field::condition), m_src.text)) --m_periodic_ifs;
+      break;
+    case NodeKind::assignment: on_assignment(n); break;
+    default: break;
+  }
+}
+
+void Analyzer::enter_function(Node n) {
+  Scope s;
+  s.is_function = true;
+  Node params = n.field(Field::arguments);  // "parameters" is not a field we map; fall back below
+  if (!params.valid()) params = Node(ts_node_child_by_field_name(n.raw(), "parameters", 10), m_src.text);
+  for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
+    Node p = params.named(i);
+    Node name = p.is(NodeKind::identifier) ? p : p.field(Field::name);
+    if (!name.is(NodeKind::identifier)) name = p.named_count() > 0 ? p.named(0) : Node();
+    if (!name.is(NodeKind::identifier)) continue;
+    Symbol sym;
+    sym.is_parameter = true;
+    sym.row = name.row();
+    sym.column = name.column();
+    s.symbols[std::string(name.text())] = sym;
+  }
+  m_scopes.push_back(std::move(s));
+}
+
+void Analyzer::enter_if(Node n) {
+  Node cond = n.field(Field::condition);
+  if (contains_modulo(cond, m_src.text)) ++m_periodic_ifs;
+  // The statement form of the fallback: if torch.cuda.is_available(): device = "cuda" else: device = "cpu"
+  if (!is_fallback_conditional(cond)) return;
+  Node alt = n.field(Field::alternative);
+  if (!alt.is(NodeKind::else_clause)) return;
+  Node body = alt.field(Field::body);
+  for (std::uint32_t i = 0; body.valid() && i < body.named_count(); ++i) {
+    Node st = body.named(i);
+    Node as = st.is(NodeKind::expression_statement) && st.named_count() == 1 ? st.named(0) : Node();
+    if (as.is(NodeKind::assignment) && is_cpu_device(as.field(Field::right))) {
+      m_fallbacks.push_back({n, std::string(as.field(Field::left).text())});
+      return;
+    }
+  }
+}
+
+void Analyzer::enter_for(Node n) {
+  LoopState loop{n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, ""};
+  Node left = n.field(Field::left), iter = n.field(Field::right);
+  bool enumerated = false;
+  for (int guard = 0; guard < 4 && iter.is(NodeKind::call); ++guard) {
+    std::string callee = qualified_callee(iter);
+    if (!is_passthrough_wrapper(callee)) break;
+    enumerated = enumerated || last_component(callee) == "enumerate";
+    Node first = positional(iter, 0);
+    if (!first.valid()) break;
+    iter = first;
+  }
+  loop.source = snippet(iter, 40);
+  Symbol src = infer(iter);
+  bool from_loader = src.kind == Kind::dataloader;
+  if (from_loader && src.loader >= 0) {
+    auto& rec = m_loaders[static_cast<std::size_t>(src.loader)];
+    if (m_ff.uses_device) rec.fed_gpu_loop = true;
+    if (rec.collate || rec.opaque) from_loader = false;  // batches may already be on the device
+  }
+  // A training step loop over something we cannot type (a function parameter `loader`) still
+  // yields batches; a range() or a literal does not.
+  bool untyped_step_source = loop.step && src.kind == Kind::unknown &&
+                             (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute));
+  loop.binds_batches = from_loader || untyped_step_source;
+  int index = -1;
+  if (loop.binds_batches) {
+    index = static_cast<int>(m_all_loops.size());
+    m_all_loops.push_back(loop);
+    std::vector<Node> targets;
+    if (left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern)) {
+      for (std::uint32_t i = enumerated ? 1 : 0; i < left.named_count(); ++i) targets.push_back(left.named(i));
+    } else if (!enumerated) {
+      targets.push_back(left);
+    }
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      Node t = targets[k];
+      if (t.is(NodeKind::tuple_pattern) || t.is(NodeKind::pattern_list)) {
+        for (std::uint32_t i = 0; i < t.named_count(); ++i) targets.push_back(t.named(i));
+        continue;
+      }
+      if (!t.is(NodeKind::identifier)) continue;
+      Symbol b;
+      b.kind = Kind::batch;
+      b.placement = Placement::host;
+      b.row = t.row();
+      b.column = t.column();
+      b.loop = index;
+      scope_for(t.text()).symbols[std::string(t.text())] = b;
+    }
+  }
+  m_loops.push_back(loop);
+  m_loop_index.push_back(index);
+}
+
+void Analyzer::bind(Node target, Symbol value, Node at) {
+  if (!target.is(NodeKind::identifier) && !target.is(NodeKind::attribute)) return;
+  std::string name(target.text());
+  if (value.row < 0 || value.kind == Kind::unknown || value.kind == Kind::device) {
+    value.row = at.row();
+    value.column = at.column();
+  }
+  // The model a finding names: the first module bound outside `self.` (a layer in __init__ is not
+  // the model being trained), else the first module at all.
+  bool self_attr = name.substr(0, 5) == "self.";
+  if (value.kind == Kind::module && (m_first_module_row < 0 || (m_first_module_is_self && !self_attr))) {
+    m_first_module_row = at.row();
+    m_first_module = at;
+    m_first_module_name = name;
+    m_first_module_is_self = self_attr;
+  }
+  if ((value.kind == Kind::module || value.kind == Kind::hf_model) && value.placement == Placement::accelerator) {
+    m_module_on_accelerator = true;
+  }
+  scope_for(name).symbols[name] = value;
+}
+
+void Analyzer::bind_pattern(Node pattern, const std::vector<Symbol>& values) {
+  std::uint32_t n = pattern.named_count();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    Node t = pattern.named(i);
+    bind(t, values.size() == n ? values[i] : Symbol{}, t);
+  }
+}
+
+void Analyzer::on_assignment(Node n) {
+  Node left = n.field(Field::left), right = n.field(Field::right);
+  if (!left.valid()) return;
+  if (left.is(NodeKind::subscript)) {
+    std::string obj = m_ff.imports.qualify(left.field(Field::value).text());
+    Node key = Node(ts_node_child_by_field_name(left.raw(), "subscript", 9), m_src.text);
+    auto var = string_value(key);
+    if ((obj == "os.environ") && var && right.valid()) check_env_assignment(*var, right, n);
+    return;
+  }
+  if (!right.valid()) {
+    bind(left, Symbol{}, left);  // annotated declaration without a value
+    return;
+  }
+  if (left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern)) {
+    std::vector<Symbol> values;
+    if (right.is(NodeKind::expression_list) || right.is(NodeKind::tuple)) {
+      for (std::uint32_t i = 0; i < right.named_count(); ++i) values.push_back(infer(right.named(i)));
+    }
+    bind_pattern(left, values);
+    return;
+  }
+  Symbol value = infer(right);
+  // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
+  Symbol* old = lookup(left.text());
+  if (old != nullptr && old->kind == Kind::batch && value.placement == Placement::accelerator && old->loop >= 0) {
+    m_all_loops[static_cast<std::size_t>(old->loop)].moved_row = n.row();
+  }
+  bind(left, value, left);
+}
+
+void Analyzer::on_expression_statement(Node n) {
+  if (n.named_count() != 1 || !n.named(0).is(NodeKind::call)) return;
+  Node call = n.named(0);
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::attribute)) return;
+  std::string_view method = fn.field(Field::attribute).text();
+  if (method != "to" && method != "cuda" && method != "cpu") return;
+  Node object = fn.field(Field::object);
+  Symbol obj = infer(object);
+  if (obj.kind != Kind::tensor && obj.kind != Kind::batch) return;
+  if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
+  emit(RuleId::to_result_discarded, call,
+       fmt::format("`{}` is a tensor and Tensor.{}() returns a moved copy: as a statement the result is thrown away "
+                   "and `{}` stays where it was",
+                   snippet(object, 30), method, snippet(object, 30)),
+       {fmt::format("`{}` holds a tensor (bound at {})", snippet(object, 30), where(obj.row))},
+       fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
+}
+
+void Analyzer::check_env_assignment(std::string_view var, Node value, Node at) {
+  auto v = string_value(value);
+  if (var == "JAX_PLATFORMS" || var == "JAX_PLATFORM_NAME") {
+    if (v && (*v == "cpu")) {
+      emit(RuleId::hardcoded_cpu, at, fmt::format("{}=\"cpu\" makes JAX run on the CPU even when a GPU is there", var),
+           {snippet(at)}, fmt::format("Remove it; in GPU jobs set {}=cuda so a broken CUDA backend is an error", var));
+    }
+    return;
+  }
+  if (var != "CUDA_VISIBLE_DEVICES") return;
+  if (v && (v->empty() || *v == "-1")) {
+    emit(RuleId::visible_devices_after_init, at,
+         fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from this process: torch.cuda.is_available() is "
+                     "False and the run falls back to the CPU",
+                     *v),
+         {snippet(at)});
+    return;
+  }
+  const Scope& here = m_scopes.back();
+  int touched = here.cuda_touch_row >= 0 ? here.cuda_touch_row : m_scopes.front().cuda_touch_row;
+  if (here.is_function && here.cuda_touch_row < 0) touched = -1;  // module-level code ran earlier, maybe not
+  if (touched >= 0 && touched < at.row()) {
+    emit(RuleId::visible_devices_after_init, at,
+         fmt::format("CUDA_VISIBLE_DEVICES is set after CUDA was initialised at {}: the device list is fixed by then "
+                     "and the assignment has no effect",
+                     where(touched)),
+         {fmt::format("CUDA first touched at {}", where(touched)), snippet(at)});
+  }
+}
+
+void Analyzer::check_env_magic(const Magic& m) {
+  // `%env CUDA_VISIBLE_DEVICES=1` or `%env CUDA_VISIBLE_DEVICES 1`
+  constexpr std::string_view k_var = "CUDA_VISIBLE_DEVICES";
+  auto pos = m.text.find(k_var);
+  if (pos == std::string::npos) return;
+  std::string_view value = std::string_view(m.text).substr(pos + k_var.size());
+  while (!value.empty() && (value.front() == ' ' || value.front() == '=')) value.remove_prefix(1);
+  if (auto hash = value.find(" #"); hash != std::string_view::npos) value = value.substr(0, hash);
+  value = util::trim(value);
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+  int touched = m_scopes.front().cuda_touch_row;
+  std::string message;
+  if (value == "-1" || value.empty()) {
+    message = fmt::format("%env CUDA_VISIBLE_DEVICES={} hides every GPU from the kernel", value);
+  } else if (touched >= 0 && touched < m.row) {
+    message = fmt::format(
+        "%env CUDA_VISIBLE_DEVICES is set after CUDA was initialised at {}: the kernel keeps the device list it "
+        "started with (restart the kernel and set it first)",
+        where(touched));
+  } else {
+    return;
+  }
+  emit_at(RuleId::visible_devices_after_init, m.row, 0, message, {m.text}, {});
+}
+
+}  // namespace gpudoctor::scan

@@ -1,0 +1,302 @@
+// What each call means to the rules, read at the call's position in program order: the symbol
+// table holds what every name was bound to by the statements before it.
+#include <fmt/format.h>
+
+#include <scan/analyzer_impl.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+// Calls whose arguments are what the program tells its user (print, logging, warnings).
+bool is_announcement(std::string_view callee) {
+  std::string_view last = last_component(callee);
+  return last == "print" || last == "info" || last == "warning" || last == "warn" || last == "debug" ||
+         last == "error" || last == "critical" || last == "log" || last == "echo" || last == "write" ||
+         last == "pprint" || last == "success" || last == "set_postfix";
+}
+
+constexpr std::string_view k_sync_methods[] = {"item", "cpu", "numpy", "tolist"};
+
+}  // namespace
+
+void Analyzer::collect_announced(Node args) {
+  int budget = 256;
+  for_each_node(args, m_src.text, [&](Node n) {
+    if (--budget < 0) return Descend::no;
+    if (n.is(NodeKind::identifier) || n.is(NodeKind::attribute)) m_announced.insert(std::string(n.text()));
+    return Descend::yes;
+  });
+}
+
+void Analyzer::touch_cuda(Node at) {
+  Scope& s = m_scopes.back();
+  if (s.cuda_touch_row < 0) s.cuda_touch_row = at.row();
+}
+
+void Analyzer::on_call(Node call) {
+  Node fn = call.field(Field::function);
+  std::string q = qualified_callee(call);
+  std::string_view last = last_component(q);
+
+  if (is_announcement(q)) collect_announced(call.field(Field::arguments));
+  // is_available() counts: it initialises the driver, which fixes the visible device list (P06).
+  if (starts_with_package(q, "torch.cuda") && !starts_with_package(q, "torch.cuda.amp")) touch_cuda(call);
+
+  if (starts_with_package(q, "torch.cuda.amp") || q == "torch.cpu.amp.autocast") {
+    std::string modern = last == "GradScaler" ? "torch.amp.GradScaler(\"cuda\", ...)"
+                                              : fmt::format("torch.amp.{}(\"cuda\", ...)", last);
+    emit(RuleId::deprecated_amp, fn,
+         fmt::format("{} is deprecated (it warns with a FutureWarning on every use); use {}", q, modern), {},
+         fmt::format("Replace with {}", modern));
+  }
+  if (q == "torch.nn.DataParallel" || q == "torch.nn.parallel.DataParallel" ||
+      q == "torch.nn.parallel.data_parallel.DataParallel") {
+    emit(RuleId::dataparallel, fn,
+         "nn.DataParallel runs one process that scatters each batch, replicates the model every step and "
+         "gathers on GPU 0; DistributedDataParallel is significantly faster, even on a single node");
+  }
+  if (q == "transformers.pipeline") {
+    Node dev = keyword(call, "device");
+    if (dev.valid()) {
+      Node v = dev.field(Field::value);
+      bool cpu = is_cpu_device(v) || v.text() == "-1";
+      if (cpu) emit(RuleId::hardcoded_cpu, dev, fmt::format("pipeline({}) puts the model on the CPU", snippet(dev)));
+    } else if (!keyword(call, "device_map").valid() && !has_splat(call)) {
+      emit(RuleId::hf_pipeline_no_device, call,
+           "pipeline() without device= or device_map=: transformers before 4.41 keeps the model on the CPU (and "
+           "warns that a GPU is available); newer versions pick a device silently");
+    }
+  }
+  if (last == "TrainingArguments" || last == "Seq2SeqTrainingArguments") {
+    for (auto flag : {"use_cpu", "no_cuda"}) {
+      Node kw = keyword(call, flag);
+      if (kw.valid() && kw.field(Field::value).is(NodeKind::true_)) {
+        emit(RuleId::hf_trainer_cpu, kw, fmt::format("{}(..., {}=True) makes the Trainer train on the CPU", last, flag));
+      }
+    }
+  }
+  if (last == "Trainer" && (starts_with_package(q, "pytorch_lightning") || starts_with_package(q, "lightning"))) {
+    Node acc = keyword(call, "accelerator");
+    if (acc.valid() && string_value(acc.field(Field::value)).value_or("") == "cpu") {
+      emit(RuleId::hardcoded_cpu, acc, "Trainer(accelerator=\"cpu\") trains on the CPU");
+    }
+  }
+  if (q == "tensorflow.device") {
+    auto v = string_value(positional(call, 0));
+    if (v && (v->find("CPU") != std::string_view::npos || v->find("cpu") != std::string_view::npos)) {
+      emit(RuleId::hardcoded_cpu, call, fmt::format("tf.device(\"{}\") pins the ops in this scope to the CPU", *v));
+    }
+  }
+  if (q == "tensorflow.config.set_visible_devices" || q == "tensorflow.config.experimental.set_visible_devices") {
+    Node devs = positional(call, 0);
+    auto type = string_value(positional(call, 1));
+    if (devs.is(NodeKind::list) && devs.named_count() == 0 && type && *type == "GPU") {
+      emit(RuleId::hardcoded_cpu, call, "set_visible_devices([], \"GPU\") hides every GPU from TensorFlow");
+    }
+  }
+  if (q == "jax.config.update") {
+    auto key = string_value(positional(call, 0));
+    auto v = string_value(positional(call, 1));
+    if (key && v && (*key == "jax_platform_name" || *key == "jax_platforms") && *v == "cpu") {
+      emit(RuleId::hardcoded_cpu, call, fmt::format("jax.config.update(\"{}\", \"cpu\") makes JAX run on the CPU", *key));
+    }
+  }
+  if ((q == "os.putenv" || q == "os.environ.setdefault")) {
+    auto var = string_value(positional(call, 0));
+    Node value = positional(call, 1);
+    if (var && value.valid()) check_env_assignment(*var, value, call);
+  }
+  if (q == "torch.load") {
+    Node ml = keyword(call, "map_location");
+    if (ml.valid() && is_cpu_device(ml.field(Field::value))) m_cpu_map_locations.push_back(ml);
+  }
+  if (last == "DataLoader" && (starts_with_package(q, "torch") || q == "DataLoader")) {
+    LoaderRecord rec;
+    rec.call = call;
+    Node nw = keyword(call, "num_workers");
+    rec.workers_unset_or_zero = !nw.valid() || nw.field(Field::value).text() == "0";
+    Node pin = keyword(call, "pin_memory");
+    rec.pin_memory = pin.valid() && !pin.field(Field::value).is(NodeKind::false_);
+    rec.opaque = has_splat(call);
+    rec.collate = keyword(call, "collate_fn").valid();
+    m_loaders.push_back(rec);
+  }
+  if (q == "torch.cuda.synchronize" && in_step_loop() && m_ff.uses_device) {
+    emit(RuleId::sync_in_loop, call, "torch.cuda.synchronize() every step stalls the CPU until the GPU drains its queue");
+  }
+  if (last == "print" && in_step_loop() && m_ff.uses_device) {
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      if (!a.is(NodeKind::identifier) && !a.is(NodeKind::attribute)) continue;
+      Symbol s = infer(a);
+      if (s.kind == Kind::tensor && s.placement == Placement::accelerator) {
+        emit(RuleId::sync_in_loop, call,
+             fmt::format("print({}) of a device tensor every step copies it to the host and waits for the GPU",
+                         snippet(a, 30)));
+        break;
+      }
+    }
+  }
+  if (in_step_loop() && m_ff.uses_device &&
+      (starts_with_package(q, "numpy") || starts_with_package(q, "cv2") || starts_with_package(q, "PIL"))) {
+    emit(RuleId::cpu_preprocessing_in_loop, call,
+         fmt::format("{}(...) runs on the CPU inside the training loop, between GPU steps", snippet(fn, 40)));
+  }
+
+  if (fn.is(NodeKind::attribute)) {
+    on_method_call(call, fn.field(Field::object), fn.field(Field::attribute).text());
+  }
+  if (fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute)) {
+    const Symbol* callee = lookup(fn.text());
+    if (callee != nullptr) {
+      on_module_call(call, *callee, fn.text());
+    } else if (starts_with_package(q, "torch.nn.functional")) {
+      on_module_call(call, Symbol{}, fn.text(), true);
+    }
+  }
+}
+
+void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
+  if (m_ff.uses_device && in_step_loop() && call.field(Field::arguments).named_count() == 0) {
+    for (auto m : k_sync_methods) {
+      if (method != m) continue;
+      emit(RuleId::sync_in_loop, call,
+           fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
+                       snippet(object, 30), method));
+    }
+  }
+  if (method == "cuda") touch_cuda(call);
+  if (method == "to" && string_value(positional(call, 0)).value_or("").substr(0, 4) == "cuda") touch_cuda(call);
+
+  // A freshly created CPU tensor copied to the device, in a loop.
+  if ((method == "to" || method == "cuda") && in_loop() && object.is(NodeKind::call) && moves_to_accelerator(call, method)) {
+    std::string q = qualified_callee(object);
+    Symbol made = infer(object);
+    if (made.kind == Kind::tensor && made.placement == Placement::host && last_component(q) != "from_numpy" &&
+        last_component(q) != "stack" && last_component(q) != "cat" && last_component(q) != "as_tensor") {
+      emit(RuleId::tensor_created_then_moved, call,
+           fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, every iteration",
+                       q, method),
+           {}, fmt::format("{}(..., device=device)", q));
+    }
+  }
+
+  Symbol* target = (object.is(NodeKind::identifier) || object.is(NodeKind::attribute)) ? lookup(object.text()) : nullptr;
+  if (target == nullptr && method == "to" && object.is(NodeKind::call)) {
+    // Net().to(device) with `device` bound to the CPU.
+    Symbol made = infer(object);
+    if (made.kind == Kind::module) report_cpu_device(positional(call, 0), object, call);
+  }
+  if (target == nullptr) {
+    if (method == "fit" && object.is(NodeKind::call)) {
+      Symbol made = infer(object);
+      if (made.kind == Kind::sklearn_estimator) {
+        emit(RuleId::sklearn_cpu_only, call,
+             fmt::format("{} fits on the CPU: scikit-learn has no GPU support", snippet(object.field(Field::function))));
+      }
+    }
+    return;
+  }
+  // Modules move in place: model.to(device) places `model` whatever is done with the result.
+  if ((target->kind == Kind::module || target->kind == Kind::hf_model) &&
+      (method == "to" || method == "cuda" || method == "cpu")) {
+    Node dev = positional(call, 0);
+    if (method == "cpu" || (method == "to" && is_cpu_device(dev))) {
+      target->placement = Placement::host;
+      if (method == "to") report_cpu_device(dev, object, call);
+    } else if (moves_to_accelerator(call, method)) {
+      target->placement = Placement::accelerator;
+      target->moved_row = call.row();
+      m_module_on_accelerator = true;
+    }
+    return;
+  }
+  if (target->kind == Kind::module && method == "load_state_dict") {
+    target->state_loaded = true;
+    m_state_loaded = true;
+  }
+  if (target->kind == Kind::batch && moves_to_accelerator(call, method) && target->loop >= 0) {
+    auto& loop = m_all_loops[static_cast<std::size_t>(target->loop)];
+    if (loop.moved_row < 0) loop.moved_row = call.row();
+  }
+  if (target->kind == Kind::sklearn_estimator && method == "fit" && !target->reported) {
+    target->reported = true;
+    emit(RuleId::sklearn_cpu_only, call,
+         fmt::format("`{}` (a scikit-learn estimator, {}) fits on the CPU: scikit-learn has no GPU support",
+                     object.text(), where(target->row)));
+  }
+  if (target->kind == Kind::hf_model && method == "generate" && target->placement != Placement::accelerator &&
+      !target->reported) {
+    target->reported = true;
+    emit_at(RuleId::hf_model_not_moved, target->row, target->column,
+            fmt::format("`{}` is loaded without device_map and never moved, so {}.generate() at {} runs on the CPU",
+                        object.text(), object.text(), where(call.row())),
+            {snippet(call)}, {});
+  }
+}
+
+void Analyzer::report_cpu_device(Node dev, Node object, Node call) {
+  if (!dev.is(NodeKind::identifier) && !dev.is(NodeKind::attribute)) return;
+  Symbol* d = lookup(dev.text());
+  if (d == nullptr || d->reported || d->kind != Kind::device || !d->cpu_device) return;
+  d->reported = true;
+  emit_at(RuleId::hardcoded_cpu, d->row, d->column,
+          fmt::format("`{}` is bound to the CPU here and the model `{}` is placed on it at {}", dev.text(),
+                      snippet(object, 30), where(call.row())),
+          {snippet(call)}, fmt::format("{} = torch.device(\"cuda\"), or take it from the command line", dev.text()));
+}
+
+void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
+  if (callee.kind == Kind::hf_model && callee.placement != Placement::accelerator && !callee.reported) {
+    Symbol* s = lookup(callee_name);
+    s->reported = true;
+    emit_at(RuleId::hf_model_not_moved, callee.row, callee.column,
+            fmt::format("`{}` is loaded without device_map and never moved, so the call at {} runs on the CPU",
+                        callee_name, where(call.row())),
+            {snippet(call)}, {});
+  }
+  bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter ||
+                    callee_name.substr(0, 5) == "self." || functional;
+  if (!model_like) return;
+  if ((callee.kind == Kind::module || callee.kind == Kind::hf_model) && m_loop_index.size() > 0) {
+    for (int idx : m_loop_index) {
+      if (idx >= 0 && m_module_used_in_loader_loop_row < 0) m_module_used_in_loader_loop_row = call.row();
+    }
+  }
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    check_batch_argument(args.named(i), callee, callee_name);
+  }
+}
+
+void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_view callee_name) {
+  if (arg.is(NodeKind::keyword_argument)) arg = arg.field(Field::value);
+  if (arg.is(NodeKind::dictionary_splat) || arg.is(NodeKind::list_splat)) arg = arg.named_count() ? arg.named(0) : Node();
+  if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);
+  if (!arg.is(NodeKind::identifier)) return;
+  Symbol* b = lookup(arg.text());
+  if (b == nullptr || b->kind != Kind::batch || b->reported || b->loop < 0) return;
+  const LoopState& loop = m_all_loops[static_cast<std::size_t>(b->loop)];
+  std::string evidence;
+  bool on_device_callee = (callee.kind == Kind::module || callee.kind == Kind::hf_model) &&
+                          callee.placement == Placement::accelerator;
+  if (on_device_callee) {
+    evidence = fmt::format("`{}` was moved to the device at {}", callee_name, where(callee.moved_row));
+  } else if (loop.moved_row >= 0) {
+    evidence = fmt::format("another part of the same batch is moved at {}", where(loop.moved_row));
+  } else if (callee.kind == Kind::module && m_module_on_accelerator) {
+    evidence = "a model in this file is moved to the device";
+  } else {
+    return;
+  }
+  b->reported = true;
+  emit(RuleId::inputs_not_moved, arg,
+       fmt::format("`{}` from `{}` reaches `{}(...)` without .to(device): the forward pass fails with \"Expected all "
+                   "tensors to be on the same device\", or runs on the CPU if the model never moved",
+                   arg.text(), loop.source, callee_name),
+       {evidence, fmt::format("`{}` bound by the loop at {}", arg.text(), where(loop.row))},
+       fmt::format("{} = {}.to(device, non_blocking=True)", arg.text(), arg.text()));
+}
+
+}  // namespace gpudoctor::scan

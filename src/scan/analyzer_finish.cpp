@@ -1,0 +1,74 @@
+// The rules decided at the end of a file, because their answer depends on the whole file: was
+// anything ever placed on a device, was a device choice ever announced, was a loader fed to a GPU.
+#include <fmt/format.h>
+
+#include <scan/analyzer_impl.hpp>
+
+namespace gpudoctor::scan {
+
+void Analyzer::finish() {
+  for (const auto& c : m_fallbacks) {
+    if (!c.name.empty() && m_announced.count(c.name)) continue;
+    if (m_announced.count("torch.cuda.is_available")) continue;  // printed or asserted directly
+    std::string subject = c.name.empty() ? "the device" : fmt::format("`{}`", c.name);
+    emit(RuleId::silent_cpu_fallback, c.at,
+         fmt::format("{} silently becomes \"cpu\" when CUDA is unavailable (a CPU-only torch, hidden GPUs, a driver "
+                     "fault) and nothing prints, logs or asserts which device was chosen",
+                     subject),
+         {snippet(c.at, 80)},
+         c.name.empty() ? std::string() : fmt::format("print(f\"device: {{{}}}\") after choosing it, or assert "
+                                                      "torch.cuda.is_available() in GPU jobs",
+                                                      c.name));
+  }
+
+  bool trains = !m_ff.step_loop_nodes.empty();
+  if (!m_ff.uses_device && !m_ff.uses_xla && m_ff.imports.imports("torch") && m_first_module_row >= 0 &&
+      (trains || m_module_used_in_loader_loop_row >= 0)) {
+    int used_row = trains ? m_ff.step_loop_nodes.front().row() : m_module_used_in_loader_loop_row;
+    emit(RuleId::no_device_placement, m_first_module,
+         fmt::format("`{}` is {} at {} but nothing in this file is placed on a GPU: no .to(device), .cuda(), device= "
+                     "or device_map, so everything runs on the CPU",
+                     m_first_module_name, trains ? "trained" : "run over a DataLoader", where(used_row)),
+         {fmt::format("model built at {}", where(m_first_module_row))});
+  }
+
+  bool gpu_file = m_ff.uses_device;
+  for (const auto& rec : m_loaders) {
+    if (rec.opaque) continue;
+    bool feeds = rec.fed_gpu_loop || (gpu_file && trains);
+    if (feeds && rec.workers_unset_or_zero) {
+      emit(RuleId::dataloader_single_process, rec.call,
+           "This DataLoader loads and collates every batch in the training process (num_workers=0): the GPU waits "
+           "while the next batch is prepared");
+    }
+    if (gpu_file && m_ff.uses_non_blocking && !rec.pin_memory) {
+      emit(RuleId::dataloader_no_pin_memory, rec.call,
+           "Batches are copied with non_blocking=True, but this DataLoader does not pin memory: a copy from pageable "
+           "memory is synchronous anyway");
+    }
+  }
+
+  if (gpu_file && trains && !m_ff.uses_mixed_precision && !m_ff.uses_xla) {
+    std::vector<std::string> others;
+    for (std::size_t i = 1; i < m_ff.step_loop_nodes.size(); ++i) {
+      others.push_back(fmt::format("also the training loop at {}", where(m_ff.step_loop_nodes[i].row())));
+    }
+    emit(RuleId::no_mixed_precision, m_ff.step_loop_nodes.front(),
+         "This training loop runs in FP32: no autocast, no bf16/fp16 and no TF32 matmul precision anywhere in the "
+         "file; tensor cores (Volta and newer) sit idle",
+         others);
+  }
+
+  if (!m_module_on_accelerator) {
+    if (m_state_loaded) {
+      for (Node ml : m_cpu_map_locations) {
+        emit(RuleId::hardcoded_cpu, ml,
+             "The checkpoint is loaded with map_location=\"cpu\" and the model it fills is never moved to a device "
+             "afterwards: it stays on the CPU",
+             {snippet(ml.parent().parent(), 80)}, "model.to(device) after load_state_dict(), or map_location=device");
+      }
+    }
+  }
+}
+
+}  // namespace gpudoctor::scan

@@ -1,0 +1,120 @@
+// Private to src/scan/analyzer*.cpp: the dataflow pass as a class, split over three files by
+// concern: analyzer.cpp (the walk, scopes, loops, bindings, end-of-file rules), analyzer_calls.cpp
+// (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <facts/finding.hpp>
+#include <scan/analyzer.hpp>
+#include <scan/file_facts.hpp>
+#include <scan/rules.hpp>
+#include <scan/source.hpp>
+#include <scan/symbols.hpp>
+#include <scan/syntax.hpp>
+
+namespace gpudoctor::scan {
+
+struct LoopState {
+  std::uint32_t start_byte = 0;
+  int row = 0;
+  bool step = false;             // the loop calls backward() directly: one iteration is one step
+  bool binds_batches = false;    // its targets are batches from a loader
+  int moved_row = -1;            // a part of its batch was moved to a device here
+  std::string source;            // the iterable's text, for messages
+};
+
+struct LoaderRecord {
+  Node call;
+  bool workers_unset_or_zero = false;
+  bool pin_memory = false;
+  bool opaque = false;           // **kwargs: we cannot know the options
+  bool collate = false;          // collate_fn: may already place batches on the device
+  bool fed_gpu_loop = false;
+};
+
+struct Candidate {
+  Node at;
+  std::string name;
+};
+
+class Analyzer {
+ public:
+  Analyzer(const SourceText& src, Node root, FileFacts facts) : m_src(src), m_root(root), m_ff(std::move(facts)) {}
+  FileAnalysis run();
+
+ private:
+  // analyzer.cpp
+  Descend enter(Node n);
+  void leave(Node n);
+  void enter_function(Node n);
+  void enter_for(Node n);
+  void enter_if(Node n);
+  void on_assignment(Node n);
+  void on_expression_statement(Node n);
+  void bind(Node target, Symbol value, Node at);
+  void bind_pattern(Node pattern, const std::vector<Symbol>& values);
+  void finish();
+  void check_env_assignment(std::string_view var, Node value, Node at);
+  void check_env_magic(const Magic& m);
+
+  // analyzer_calls.cpp
+  void on_call(Node call);
+  // `functional`: a torch.nn.functional call (a loss), checked on batch evidence only.
+  void on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional = false);
+  void check_batch_argument(Node arg, const Symbol& callee, std::string_view callee_name);
+  void on_method_call(Node call, Node object, std::string_view method);
+  void collect_announced(Node args);
+  // hardcoded_cpu at the binding of `dev` when it is a CPU device a model is placed on.
+  void report_cpu_device(Node dev, Node object, Node call);
+  void touch_cuda(Node at);
+
+  // analyzer_infer.cpp
+  Symbol infer(Node expr, int depth = 0);
+  Symbol infer_call(Node call, int depth);
+  bool is_fallback_conditional(Node cond) const;
+  bool is_cpu_device(Node expr);
+  bool moves_to_accelerator(Node call, std::string_view method);  // .to(...) / .cuda(...)
+  Node keyword(Node call, std::string_view name) const;
+  bool has_splat(Node call) const;
+  Node positional(Node call, std::uint32_t index) const;
+  std::string qualified_callee(Node call) const;
+
+  // Names
+  Symbol* lookup(std::string_view name);
+  Scope& scope_for(std::string_view name);
+  bool in_step_loop() const;
+  bool in_loop() const { return !m_loops.empty(); }
+  std::string snippet(Node n, std::size_t max = 60) const;
+  facts::Finding& emit(RuleId id, Node at, std::string message, std::vector<std::string> evidence = {},
+                       std::string fix = {});
+  facts::Finding& emit_at(RuleId id, int row, int column, std::string message, std::vector<std::string> evidence,
+                          std::string fix);
+  std::string where(int row) const;
+  std::string_view line_of(int row) const;  // the source line at a 0-based row  // "line 12" or "cell 3, line 4"
+
+  const SourceText& m_src;
+  Node m_root;
+  FileFacts m_ff;
+  std::vector<Scope> m_scopes;
+  std::vector<LoopState> m_loops;     // the enclosing loops, innermost last
+  std::vector<LoopState> m_all_loops; // every loop that bound batches, indexed by Symbol::loop
+  std::vector<int> m_loop_index;      // m_loops[i] -> index into m_all_loops, or -1
+  int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
+  std::vector<LoaderRecord> m_loaders;
+  std::vector<Candidate> m_fallbacks;
+  std::vector<Node> m_cpu_map_locations;
+  std::unordered_set<std::string> m_announced;  // names printed, logged, asserted or warned about
+  bool m_module_on_accelerator = false;
+  bool m_state_loaded = false;  // load_state_dict() into a module symbol somewhere
+  int m_first_module_row = -1;
+  Node m_first_module;
+  std::string m_first_module_name;
+  bool m_first_module_is_self = false;
+  int m_module_used_in_loader_loop_row = -1;
+  FileAnalysis m_out;
+  std::vector<std::pair<int, int>> m_positions;  // (row, column) of each finding in m_out, for ordering
+};
+
+}  // namespace gpudoctor::scan

@@ -1,0 +1,271 @@
+// What an expression holds: the kind of value (module, tensor, DataLoader, device, ...) and where
+// it is placed, from constructors, factories, .to()/.cuda() chains and the names it reads.
+// Recursion follows expression nesting only and is cut off at k_max_depth, so pathological nesting
+// yields "unknown", never a stack overflow.
+#include <scan/analyzer_impl.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+constexpr int k_max_depth = 24;
+
+constexpr std::string_view k_tensor_factories[] = {"tensor", "zeros",  "ones",     "empty", "full",  "rand",
+                                                   "randn",  "randint", "arange", "linspace", "eye",  "randperm",
+                                                   "stack",  "cat",    "from_numpy", "as_tensor", "normal"};
+
+// Methods that return their receiver's kind unchanged (and, for tensors, its placement).
+constexpr std::string_view k_same_kind_methods[] = {"float",   "half",   "double",  "long",      "int",
+                                                    "bool",    "detach", "contiguous", "clone",  "squeeze",
+                                                    "unsqueeze", "view", "reshape", "permute",   "transpose",
+                                                    "flatten", "requires_grad_", "eval", "train", "bfloat16",
+                                                    "type",    "share_memory"};
+
+// scikit-learn estimators that cuML implements on the GPU (https://docs.rapids.ai/api/cuml/stable/api/).
+constexpr std::string_view k_cuml_estimators[] = {
+    "RandomForestClassifier", "RandomForestRegressor", "KMeans",     "DBSCAN",      "HDBSCAN",
+    "PCA",                    "TruncatedSVD",          "TSNE",       "LogisticRegression", "LinearRegression",
+    "Ridge",                  "Lasso",                 "ElasticNet", "SVC",         "SVR",
+    "KNeighborsClassifier",   "KNeighborsRegressor",   "NearestNeighbors", "LinearSVC", "UMAP"};
+
+bool one_of(std::string_view s, std::span<const std::string_view> set) {
+  for (auto x : set) {
+    if (s == x) return true;
+  }
+  return false;
+}
+
+bool is_device_string(std::string_view v) {
+  return v == "cuda" || v.substr(0, 5) == "cuda:" || v == "mps" || v == "xpu" || v.substr(0, 4) == "xpu:";
+}
+
+// transformers model classes (not tokenizers, configs or processors): AutoModel*, *Model, *For*, *LMHeadModel.
+bool is_hf_model_class(std::string_view cls) {
+  if (cls.find("Tokenizer") != std::string_view::npos || cls.find("Processor") != std::string_view::npos ||
+      cls.find("Config") != std::string_view::npos || cls.find("Extractor") != std::string_view::npos) {
+    return false;
+  }
+  return cls.substr(0, 9) == "AutoModel" || cls.find("For") != std::string_view::npos ||
+         (cls.size() > 5 && cls.substr(cls.size() - 5) == "Model");
+}
+
+}  // namespace
+
+Node Analyzer::keyword(Node call, std::string_view name) const {
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument) && a.field(Field::name).text() == name) return a;
+  }
+  return {};
+}
+
+bool Analyzer::has_splat(Node call) const {
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    if (args.named(i).is(NodeKind::dictionary_splat)) return true;
+  }
+  return false;
+}
+
+Node Analyzer::positional(Node call, std::uint32_t index) const {
+  Node args = call.field(Field::arguments);
+  std::uint32_t seen = 0;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::comment)) continue;
+    if (a.is(NodeKind::keyword_argument) || a.is(NodeKind::dictionary_splat) || a.is(NodeKind::list_splat)) break;
+    if (seen++ == index) return a;
+  }
+  return {};
+}
+
+std::string Analyzer::qualified_callee(Node call) const {
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::identifier) && !fn.is(NodeKind::attribute)) return {};
+  return m_ff.imports.qualify(fn.text());
+}
+
+bool Analyzer::is_cpu_device(Node expr) {
+  if (!expr.valid()) return false;
+  if (auto v = string_value(expr)) return *v == "cpu";
+  if (expr.is(NodeKind::call) && qualified_callee(expr) == "torch.device") {
+    auto v = string_value(positional(expr, 0));
+    return v && *v == "cpu";
+  }
+  if (expr.is(NodeKind::identifier) || expr.is(NodeKind::attribute)) {
+    const Symbol* s = lookup(expr.text());
+    return s != nullptr && s->kind == Kind::device && s->cpu_device;
+  }
+  return false;
+}
+
+bool Analyzer::moves_to_accelerator(Node call, std::string_view method) {
+  if (method == "cuda") return true;
+  if (method != "to") return false;
+  Node first = positional(call, 0);
+  Node device_kw = keyword(call, "device");
+  if (device_kw.valid()) first = device_kw.field(Field::value);
+  if (!first.valid()) return false;
+  if (is_dtype_expression(first, m_ff.imports) || is_cpu_device(first)) return false;
+  // `.to(other_tensor)` follows that tensor; `.to(x.device)` that placement: both count as placement.
+  return true;
+}
+
+bool Analyzer::is_fallback_conditional(Node cond) const {
+  // `... if torch.cuda.is_available() else "cpu"`, or an if-statement condition calling is_available().
+  Node test = cond.is(NodeKind::conditional_expression) ? Node(ts_node_named_child(cond.raw(), 1), m_src.text) : cond;
+  if (!test.valid()) return false;
+  bool found = false;
+  int budget = 64;
+  for_each_node(test, m_src.text, [&](Node n) {
+    if (found || --budget < 0) return Descend::no;
+    if (n.is(NodeKind::call)) {
+      Node fn = n.field(Field::function);
+      if (fn.is(NodeKind::attribute) && fn.field(Field::attribute).text() == "is_available" &&
+          fn.field(Field::object).text().find("cuda") != std::string_view::npos) {
+        found = true;
+      }
+    }
+    return Descend::yes;
+  });
+  if (!found || !cond.is(NodeKind::conditional_expression)) return found;
+  Node otherwise = Node(ts_node_named_child(cond.raw(), 2), m_src.text);
+  auto v = string_value(otherwise);
+  if (v) return *v == "cpu";
+  return otherwise.is(NodeKind::call) && qualified_callee(otherwise) == "torch.device" &&
+         string_value(positional(otherwise, 0)).value_or("") == "cpu";
+}
+
+Symbol Analyzer::infer(Node expr, int depth) {
+  if (!expr.valid() || depth > k_max_depth) return {};
+  switch (expr.kind()) {
+    case NodeKind::parenthesized_expression:
+      return expr.named_count() == 1 ? infer(expr.named(0), depth + 1) : Symbol{};
+    case NodeKind::identifier:
+    case NodeKind::attribute: {
+      const Symbol* s = lookup(expr.text());
+      return s != nullptr ? *s : Symbol{};
+    }
+    case NodeKind::string: {
+      auto v = string_value(expr);
+      Symbol s;
+      if (v && (*v == "cpu" || is_device_string(*v))) {
+        s.kind = Kind::device;
+        s.cpu_device = *v == "cpu";
+        s.placement = s.cpu_device ? Placement::host : Placement::accelerator;
+      }
+      return s;
+    }
+    case NodeKind::conditional_expression: {
+      Symbol s;
+      if (is_fallback_conditional(expr)) {
+        s.kind = Kind::device;
+        s.fallback = true;
+        s.placement = Placement::accelerator;
+      }
+      return s;
+    }
+    case NodeKind::call: return infer_call(expr, depth);
+    default: return {};
+  }
+}
+
+Symbol Analyzer::infer_call(Node call, int depth) {
+  Node fn = call.field(Field::function);
+  Symbol out;
+  if (fn.is(NodeKind::attribute)) {
+    std::string_view method = fn.field(Field::attribute).text();
+    Node object = fn.field(Field::object);
+    if (method == "to" || method == "cuda" || method == "cpu") {
+      Symbol base = infer(object, depth + 1);
+      if (base.kind == Kind::module || base.kind == Kind::hf_model || base.kind == Kind::tensor ||
+          base.kind == Kind::batch) {
+        out = base;
+        if (out.kind == Kind::batch) out.kind = Kind::tensor;
+        if (method == "cpu" || (method == "to" && is_cpu_device(positional(call, 0)))) {
+          out.placement = Placement::host;
+        } else if (moves_to_accelerator(call, method)) {
+          out.placement = Placement::accelerator;
+          out.moved_row = call.row();
+        }
+        return out;
+      }
+      if (moves_to_accelerator(call, method)) out.placement = Placement::accelerator;
+      return out;
+    }
+    if (one_of(method, k_same_kind_methods)) return infer(object, depth + 1);
+    if (method == "from_pretrained") {
+      std::string cls(last_component(m_ff.imports.qualify(object.text())));
+      if (is_hf_model_class(cls)) {
+        out.kind = Kind::hf_model;
+        out.placement = keyword(call, "device_map").valid() || keyword(call, "device").valid() ? Placement::accelerator
+                                                                                                 : Placement::host;
+        return out;
+      }
+      return out;
+    }
+  }
+  std::string q = qualified_callee(call);
+  std::string_view last = last_component(q);
+  if (q.empty()) return out;
+  if (last == "DataLoader") {
+    out.kind = Kind::dataloader;
+    for (std::size_t i = 0; i < m_loaders.size(); ++i) {
+      if (m_loaders[i].call == call) out.loader = static_cast<int>(i);
+    }
+    return out;
+  }
+  if (q == "torch.device") {
+    out.kind = Kind::device;
+    Node arg = positional(call, 0);
+    Symbol inner = infer(arg, depth + 1);
+    out.cpu_device = inner.cpu_device;
+    out.fallback = inner.fallback;
+    out.placement = inner.placement;
+    return out;
+  }
+  if (last == "DataParallel" || last == "DistributedDataParallel") {
+    out = infer(positional(call, 0), depth + 1);
+    out.kind = Kind::module;
+    if (last == "DistributedDataParallel") out.placement = Placement::accelerator;
+    return out;
+  }
+  bool torch_module_ctor = starts_with_package(q, "torch.nn") && !starts_with_package(q, "torch.nn.functional") &&
+                           !starts_with_package(q, "torch.nn.utils") && !starts_with_package(q, "torch.nn.init") &&
+                           last != "Parameter" && !last.empty() && last[0] >= 'A' && last[0] <= 'Z';
+  if (torch_module_ctor || m_ff.module_classes.count(q) || starts_with_package(q, "torchvision.models") ||
+      q == "timm.create_model") {
+    out.kind = Kind::module;
+    out.placement = Placement::host;
+    return out;
+  }
+  if (starts_with_package(q, "torch") && q.find('.') == 5 && one_of(last, k_tensor_factories)) {
+    out.kind = Kind::tensor;
+    Node dev = keyword(call, "device");
+    out.placement = dev.valid() && !is_cpu_device(dev.field(Field::value)) ? Placement::accelerator : Placement::host;
+    return out;
+  }
+  if (starts_with_package(q, "torch.optim") && !last.empty() && last[0] >= 'A' && last[0] <= 'Z') {
+    out.kind = Kind::optimizer;
+    return out;
+  }
+  if (starts_with_package(q, "sklearn") && one_of(last, k_cuml_estimators)) {
+    out.kind = Kind::sklearn_estimator;
+    return out;
+  }
+  if (q == "transformers.pipeline") {
+    out.kind = Kind::pipeline;
+    return out;
+  }
+  // Calling a module gives its output, placed where the module is.
+  if (fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute)) {
+    const Symbol* callee = lookup(fn.text());
+    if (callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model)) {
+      out.kind = Kind::tensor;
+      out.placement = callee->placement;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudoctor::scan

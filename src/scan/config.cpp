@@ -1,0 +1,136 @@
+#include <scan/config.hpp>
+
+#include <fnmatch.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include <scan/rules.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+constexpr std::uint64_t k_max_config_bytes = 1u << 20;
+
+sys::Error invalid(const std::string& origin, const std::string& what) {
+  return sys::Error{sys::ErrorCode::invalid, origin + ": [tool.gpudoctor] " + what};
+}
+
+sys::Expected<std::vector<std::string>> string_list(const toml::node& node, const std::string& origin,
+                                                    std::string_view key) {
+  const auto* arr = node.as_array();
+  if (arr == nullptr) return invalid(origin, std::string(key) + " must be an array of strings");
+  std::vector<std::string> out;
+  for (const auto& item : *arr) {
+    auto s = item.value<std::string>();
+    if (!s) return invalid(origin, std::string(key) + " must be an array of strings");
+    out.push_back(*s);
+  }
+  return out;
+}
+
+std::optional<std::string> check_ids(const std::vector<std::string>& ids) {
+  for (const auto& id : ids) {
+    if (find_rule(id) == nullptr) return id;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool ScanConfig::enabled(std::string_view id) const {
+  std::string key(id);
+  if (ignored.count(key)) return false;
+  return !selected || selected->count(key) > 0;
+}
+
+bool ScanConfig::excluded(std::string_view relative_path) const {
+  std::string path(relative_path);
+  std::string base = std::filesystem::path(path).filename().string();
+  for (const auto& pattern : exclude) {
+    if (::fnmatch(pattern.c_str(), path.c_str(), 0) == 0 || ::fnmatch(pattern.c_str(), base.c_str(), 0) == 0) return true;
+    // "build" excludes everything under build/.
+    if (path.compare(0, pattern.size() + 1, pattern + "/") == 0) return true;
+  }
+  return false;
+}
+
+sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::string& origin) {
+  ScanConfig config;
+  config.origin = origin;
+  toml::table doc;
+  try {
+    doc = toml::parse(toml_text, origin);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream os;
+    os << origin << ":" << e.source().begin.line << ": " << e.description();
+    return sys::Error{sys::ErrorCode::invalid, os.str()};
+  }
+  const toml::table* tool = doc["tool"]["gpudoctor"].as_table();
+  if (tool == nullptr) return config;
+  for (const auto& [key, node] : *tool) {
+    std::string_view k = key.str();
+    if (k == "select" || k == "ignore" || k == "exclude") {
+      auto list = string_list(node, origin, k);
+      if (!list) return list.error();
+      if (k != "exclude") {
+        if (auto bad = check_ids(*list)) return invalid(origin, std::string(k) + ": no rule named " + *bad);
+      }
+      if (k == "select") config.selected = std::set<std::string>(list->begin(), list->end());
+      if (k == "ignore") config.ignored.insert(list->begin(), list->end());
+      if (k == "exclude") config.exclude = std::move(*list);
+    } else if (k == "max_file_mb") {
+      auto mb = node.value<std::int64_t>();
+      if (!mb || *mb <= 0 || *mb > 4096) return invalid(origin, "max_file_mb must be an integer from 1 to 4096");
+      config.max_file_bytes = static_cast<std::uint64_t>(*mb) << 20;
+    } else if (k == "severity") {
+      const auto* table = node.as_table();
+      if (table == nullptr) return invalid(origin, "severity must be a table of rule id = \"error|warning|info\"");
+      for (const auto& [id, level] : *table) {
+        if (find_rule(id.str()) == nullptr) return invalid(origin, "severity: no rule named " + std::string(id.str()));
+        auto v = level.value<std::string>();
+        facts::Severity sev;
+        if (v == "error") sev = facts::Severity::error;
+        else if (v == "warning") sev = facts::Severity::warning;
+        else if (v == "info") sev = facts::Severity::info;
+        else return invalid(origin, "severity of " + std::string(id.str()) + " must be error, warning or info");
+        config.severity[std::string(id.str())] = sev;
+      }
+    } else {
+      return invalid(origin, "unknown key " + std::string(k) + " (known: select, ignore, exclude, max_file_mb, severity)");
+    }
+  }
+  return config;
+}
+
+sys::Expected<ScanConfig> load_config(const std::string& path) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) return sys::error_from_errno(ec.value(), path);
+  if (size > k_max_config_bytes) return sys::Error{sys::ErrorCode::too_large, path + ": larger than 1 MiB"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return sys::error_from_errno(errno, path);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return parse_config(text, path);
+}
+
+std::optional<std::string> find_pyproject(const std::string& start) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(start, ec);
+  if (ec) return std::nullopt;
+  if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();
+  for (int depth = 0; depth < 64 && !dir.empty(); ++depth) {
+    auto candidate = dir / "pyproject.toml";
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate.string();
+    if (dir == dir.root_path()) break;
+    dir = dir.parent_path();
+  }
+  return std::nullopt;
+}
+
+}  // namespace gpudoctor::scan

@@ -1,0 +1,65 @@
+#include <scan/config.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor::scan {
+namespace {
+
+TEST(Config, ReadsToolGpudoctorTable) {
+  auto c = parse_config(R"(
+[project]
+name = "demo"
+
+[tool.gpudoctor]
+ignore = ["code.no_mixed_precision"]
+exclude = ["scratch/*", "build"]
+max_file_mb = 4
+
+[tool.gpudoctor.severity]
+"code.sync_in_loop" = "error"
+)",
+                        "pyproject.toml");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->enabled("code.no_mixed_precision"));
+  EXPECT_TRUE(c->enabled("code.dataparallel"));
+  EXPECT_EQ(c->severity.at("code.sync_in_loop"), facts::Severity::error);
+  EXPECT_EQ(c->max_file_bytes, 4ull << 20);
+  EXPECT_TRUE(c->excluded("scratch/try.py"));
+  EXPECT_TRUE(c->excluded("build/lib/x.py"));
+  EXPECT_FALSE(c->excluded("src/train.py"));
+}
+
+TEST(Config, SelectLimitsTheRules) {
+  auto c = parse_config("[tool.gpudoctor]\nselect = [\"code.inputs_not_moved\"]\n", "p");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->enabled("code.inputs_not_moved"));
+  EXPECT_FALSE(c->enabled("code.dataparallel"));
+}
+
+TEST(Config, TyposAreErrorsNotSilence) {
+  EXPECT_FALSE(parse_config("[tool.gpudoctor]\nignore = [\"code.sync_in_lop\"]\n", "p"));
+  EXPECT_FALSE(parse_config("[tool.gpudoctor]\nignored = []\n", "p"));
+  EXPECT_FALSE(parse_config("[tool.gpudoctor.severity]\n\"code.sync_in_loop\" = \"fatal\"\n", "p"));
+  EXPECT_FALSE(parse_config("[tool.gpudoctor\n", "p"));
+  auto none = parse_config("[tool.black]\nline-length = 100\n", "p");
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->enabled("code.dataparallel"));
+}
+
+TEST(Config, NearestPyprojectUpwards) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(GPUDOCTOR_BINARY_DIR) / "scan_test_tmp" / "cfg";
+  fs::remove_all(root);
+  fs::create_directories(root / "pkg" / "sub");
+  std::ofstream(root / "pyproject.toml") << "[tool.gpudoctor]\n";
+  auto found = find_pyproject((root / "pkg" / "sub").string());
+  ASSERT_TRUE(found);
+  EXPECT_EQ(fs::path(*found), fs::absolute(root / "pyproject.toml"));
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace gpudoctor::scan

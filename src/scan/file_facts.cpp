@@ -1,0 +1,168 @@
+#include <scan/file_facts.hpp>
+
+#include <algorithm>
+
+namespace gpudoctor::scan {
+namespace {
+
+constexpr std::string_view k_dtypes[] = {"float",  "float32", "float16", "half",      "bfloat16",  "float64",
+                                         "double", "int",     "int8",    "int16",     "int32",     "int64",
+                                         "long",   "uint8",   "bool",    "complex64", "complex128", "cfloat",
+                                         "short",  "float8_e4m3fn", "float8_e5m2"};
+
+// Bases that make a class a torch module (after import qualification).
+bool is_module_base(const std::string& qualified) {
+  return starts_with_package(qualified, "torch.nn") || qualified == "pytorch_lightning.LightningModule" ||
+         qualified == "lightning.LightningModule" || qualified == "lightning.pytorch.LightningModule" ||
+         qualified == "transformers.PreTrainedModel";
+}
+
+bool any_keyword(Node call, std::string_view name, Node* value = nullptr) {
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument) && a.field(Field::name).text() == name) {
+      if (value != nullptr) *value = a.field(Field::value);
+      return true;
+    }
+  }
+  return false;
+}
+
+Node first_positional(Node call) {
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::comment)) continue;
+    if (a.is(NodeKind::keyword_argument) || a.is(NodeKind::dictionary_splat) || a.is(NodeKind::list_splat)) return {};
+    return a;
+  }
+  return {};
+}
+
+bool is_cpu_literal(Node n) {
+  auto v = string_value(n);
+  return v && (*v == "cpu" || *v == "CPU");
+}
+
+}  // namespace
+
+bool is_dtype_expression(Node arg, const ImportTable& imports) {
+  if (arg.is(NodeKind::identifier)) return arg.text() == "dtype";
+  if (!arg.is(NodeKind::attribute)) return false;
+  std::string q = imports.qualify(arg.text());
+  std::string_view last = last_component(q);
+  if (last == "dtype") return true;
+  if (!starts_with_package(q, "torch") && !starts_with_package(q, "numpy")) return false;
+  for (auto d : k_dtypes) {
+    if (last == d) return true;
+  }
+  return false;
+}
+
+FileFacts collect_file_facts(Node root, std::string_view source) {
+  FileFacts ff;
+  std::vector<std::uint32_t> loops;  // start bytes of the enclosing loops
+  std::vector<std::pair<std::string, std::vector<std::string>>> classes;
+  walk(
+      root, source,
+      [&](Node n) {
+        switch (n.kind()) {
+          case NodeKind::error:
+            if (!ff.has_syntax_error) ff.first_error_row = n.row();
+            ff.has_syntax_error = true;
+            break;
+          case NodeKind::import_statement:
+          case NodeKind::import_from_statement:
+            ff.imports.add(n);
+            return Descend::no;
+          case NodeKind::class_definition: {
+            std::vector<std::string> bases;
+            Node sup = n.field(Field::superclasses);
+            for (std::uint32_t i = 0; sup.valid() && i < sup.named_count(); ++i) {
+              Node b = sup.named(i);
+              if (b.is(NodeKind::identifier) || b.is(NodeKind::attribute)) bases.emplace_back(b.text());
+            }
+            classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
+            break;
+          }
+          case NodeKind::for_statement:
+          case NodeKind::while_statement:
+            loops.push_back(n.start_byte());
+            break;
+          case NodeKind::keyword_argument: {
+            std::string_view name = n.field(Field::name).text();
+            Node value = n.field(Field::value);
+            if (name == "device_map") ff.uses_device = true;
+            if (name == "device" && !is_cpu_literal(value) && !value.is(NodeKind::none)) ff.uses_device = true;
+            if (name == "non_blocking" && value.is(NodeKind::true_)) ff.uses_non_blocking = true;
+            if (name == "dtype" && (value.text().find("float16") != std::string_view::npos ||
+                                    value.text().find("bfloat16") != std::string_view::npos)) {
+              ff.uses_mixed_precision = true;
+            }
+            break;
+          }
+          case NodeKind::attribute: {
+            std::string_view attr = n.field(Field::attribute).text();
+            if (attr == "autocast" || attr == "GradScaler" || attr == "half" || attr == "bfloat16" ||
+                attr == "float16" || attr == "set_float32_matmul_precision" || attr == "allow_tf32") {
+              ff.uses_mixed_precision = true;
+            }
+            break;
+          }
+          case NodeKind::identifier: {
+            std::string_view id = n.text();
+            if (id == "autocast" || id == "GradScaler") ff.uses_mixed_precision = true;
+            break;
+          }
+          case NodeKind::call: {
+            Node fn = n.field(Field::function);
+            std::string_view name = fn.is(NodeKind::attribute) ? fn.field(Field::attribute).text() : fn.text();
+            // The innermost loop around backward() is the step loop (an epoch loop only contains it).
+            if (name == "backward" && !loops.empty()) ff.step_loops.insert(loops.back());
+            if (name == "cuda" || name == "to_device" || name == "set_default_device" || name == "set_device" ||
+                name == "prepare" || name == "Accelerator" || name == "DistributedDataParallel" ||
+                name == "xla_device" || last_component(name) == "Trainer" || name == "setup_module") {
+              ff.uses_device = true;
+            }
+            if (name == "xla_device") ff.uses_xla = true;
+            if (name == "to" && fn.is(NodeKind::attribute)) {
+              Node first = first_positional(n);
+              Node device_kw;
+              if (first.valid() && !is_dtype_expression(first, ff.imports) && !is_cpu_literal(first)) ff.uses_device = true;
+              if (any_keyword(n, "device", &device_kw) && !is_cpu_literal(device_kw)) ff.uses_device = true;
+            }
+            break;
+          }
+          default:
+            break;
+        }
+        return Descend::yes;
+      },
+      [&](Node n) {
+        if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) && !loops.empty() &&
+            loops.back() == n.start_byte()) {
+          if (ff.step_loops.count(n.start_byte())) ff.step_loop_nodes.push_back(n);
+          loops.pop_back();
+        }
+      });
+  std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
+            [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });
+  // Module classes, following bases defined in the same file (to a fixed point).
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [name, bases] : classes) {
+      if (ff.module_classes.count(name)) continue;
+      for (const auto& b : bases) {
+        if (is_module_base(ff.imports.qualify(b)) || ff.module_classes.count(b)) {
+          ff.module_classes.insert(name);
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  return ff;
+}
+
+}  // namespace gpudoctor::scan

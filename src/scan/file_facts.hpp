@@ -1,0 +1,37 @@
+// FileFacts: what one pass over a whole file establishes before the dataflow pass reads it in
+// program order: the imports, which classes are torch modules (following base classes defined in
+// the same file), which loops are training step loops (the innermost loop around a backward() call),
+// and file-wide facts (does anything place work on a device? is mixed precision used anywhere?).
+// Rules that depend on "somewhere in this file" read these, so their answer does not depend on
+// whether the fact comes before or after the line being looked at.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <scan/imports.hpp>
+#include <scan/syntax.hpp>
+
+namespace gpudoctor::scan {
+
+struct FileFacts {
+  ImportTable imports;
+  std::unordered_set<std::string> module_classes;  // names of nn.Module subclasses defined here
+  std::unordered_set<std::uint32_t> step_loops;    // start bytes of loops that directly call backward()
+  std::vector<Node> step_loop_nodes;               // the same, in document order
+  bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
+  bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
+  bool uses_non_blocking = false;    // .to(..., non_blocking=True)
+  bool uses_xla = false;             // torch_xla: placement through xm.xla_device()
+  bool has_syntax_error = false;
+  int first_error_row = -1;
+};
+
+FileFacts collect_file_facts(Node root, std::string_view source);
+
+// Whether a call's arguments move to a device: `.to(x)` whose first argument (or device=) is not a
+// dtype and not the literal "cpu".
+bool is_dtype_expression(Node arg, const ImportTable& imports);
+
+}  // namespace gpudoctor::scan

@@ -1,0 +1,135 @@
+// Sources for each rule are in its docs/rules/<id>.md page.
+#include <scan/rules.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+using facts::Layer;
+using facts::Severity;
+
+constexpr ScanRule k_rules[] = {
+    {RuleId::no_device_placement,
+     {"code.no_device_placement", Layer::code, Severity::error,
+      "A model is trained or run but nothing in the file is ever placed on an accelerator",
+      "A file that builds a torch nn.Module and trains it (a loop calling backward()) or runs it over a DataLoader, "
+      "with no .to(device), .cuda(), device= or device_map anywhere",
+      "device = torch.device(\"cuda\"); model.to(device); move every batch: x = x.to(device)"}},
+    {RuleId::inputs_not_moved,
+     {"code.inputs_not_moved", Layer::code, Severity::error,
+      "The model is on the GPU but a batch from the loader reaches it without .to(device)",
+      "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
+      "or another part of the same batch, was moved to a device",
+      "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},
+    {RuleId::to_result_discarded,
+     {"code.to_result_discarded", Layer::code, Severity::error,
+      "tensor.to(device) / tensor.cuda() used as a statement: tensors are not moved in place",
+      "An expression statement `x.to(...)`, `x.cuda()` or `x.cpu()` whose object is a tensor (a factory result, a "
+      "model output or a batch from a loader)",
+      "Assign the result: x = x.to(device). Modules are moved in place; tensors are not"}},
+    {RuleId::hardcoded_cpu,
+     {"code.hardcoded_cpu", Layer::code, Severity::warning,
+      "The code pins the work to the CPU",
+      "A model placed on a device bound to \"cpu\", torch.load(map_location=\"cpu\") into a model never moved back, "
+      "tf.device(\"/CPU:0\"), tf.config.set_visible_devices([], \"GPU\"), jax_platform_name/JAX_PLATFORMS = \"cpu\", "
+      "Trainer(accelerator=\"cpu\"), pipeline(device=-1)",
+      "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
+    {RuleId::silent_cpu_fallback,
+     {"code.silent_cpu_fallback", Layer::code, Severity::warning,
+      "The device falls back to CPU when CUDA is unavailable, and nothing says so",
+      "`\"cuda\" if torch.cuda.is_available() else \"cpu\"` (or the if/else form) whose result is never printed, "
+      "logged, asserted or warned about",
+      "Log the device chosen (print(f\"using {device}\")), or fail fast in GPU jobs: assert torch.cuda.is_available()"}},
+    {RuleId::visible_devices_after_init,
+     {"code.visible_devices_after_init", Layer::code, Severity::error,
+      "CUDA_VISIBLE_DEVICES is set too late, or set to hide every GPU",
+      "os.environ[\"CUDA_VISIBLE_DEVICES\"] (or os.putenv, os.environ.setdefault, %env) assigned after CUDA was "
+      "touched earlier in program order (torch.cuda.*, .cuda(), a cell above), or assigned \"\" or \"-1\"",
+      "Set CUDA_VISIBLE_DEVICES in the shell or launcher, or as the first lines before anything touches CUDA; select a "
+      "GPU in code with torch.device(\"cuda:N\")"}},
+    {RuleId::sync_in_loop,
+     {"code.sync_in_loop", Layer::code, Severity::warning,
+      "A host-device synchronisation runs every step of the training loop",
+      "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, print(tensor) or torch.cuda.synchronize() in the step loop (the "
+      "loop that calls backward()), outside an every-N-steps `if step % N` guard, in a file that uses a GPU",
+      "Accumulate on the device (total += loss.detach()) and read values every N steps or once per epoch"}},
+    {RuleId::dataloader_single_process,
+     {"code.dataloader_single_process", Layer::code, Severity::warning,
+      "A DataLoader loads data in the training process (num_workers=0, the default) while feeding a GPU",
+      "DataLoader(...) without num_workers, or with num_workers=0, iterated by a training or device loop",
+      "DataLoader(ds, batch_size=..., num_workers=4, pin_memory=True, persistent_workers=True)"}},
+    {RuleId::dataloader_no_pin_memory,
+     {"code.dataloader_no_pin_memory", Layer::code, Severity::warning,
+      "Batches are copied with non_blocking=True from a DataLoader without pinned memory",
+      "A DataLoader without pin_memory=True in a file whose batches are moved with .to(..., non_blocking=True): from "
+      "pageable memory the copy is synchronous anyway",
+      "DataLoader(..., pin_memory=True)"}},
+    {RuleId::dataparallel,
+     {"code.dataparallel", Layer::code, Severity::warning,
+      "nn.DataParallel is used; DistributedDataParallel is much faster, even on one node",
+      "A call of torch.nn.DataParallel",
+      "One process per GPU with torchrun and DistributedDataParallel(model, device_ids=[local_rank])"}},
+    {RuleId::no_mixed_precision,
+     {"code.no_mixed_precision", Layer::code, Severity::info,
+      "A GPU training loop runs in FP32 without autocast",
+      "A training loop in a file that places work on a device and never uses autocast, GradScaler, .half(), "
+      "bfloat16/float16 or torch.set_float32_matmul_precision",
+      "with torch.autocast(\"cuda\", dtype=torch.bfloat16): around the forward pass and loss (fp16 needs "
+      "torch.amp.GradScaler(\"cuda\"))"}},
+    {RuleId::deprecated_amp,
+     {"code.deprecated_amp", Layer::code, Severity::warning,
+      "torch.cuda.amp.* is deprecated",
+      "torch.cuda.amp.autocast, torch.cuda.amp.GradScaler, torch.cuda.amp.custom_fwd/custom_bwd or "
+      "torch.cpu.amp.autocast, used or imported",
+      "torch.amp.autocast(\"cuda\", ...) and torch.amp.GradScaler(\"cuda\")"}},
+    {RuleId::tensor_created_then_moved,
+     {"code.tensor_created_then_moved", Layer::code, Severity::warning,
+      "A tensor is created on the CPU and copied to the device, in a loop",
+      "torch.zeros/ones/rand/randn/empty/full/arange/tensor(...) immediately followed by .to(device) or .cuda() inside "
+      "a loop",
+      "Create it on the device: torch.zeros(n, device=device)"}},
+    {RuleId::cpu_preprocessing_in_loop,
+     {"code.cpu_preprocessing_in_loop", Layer::code, Severity::info,
+      "NumPy, PIL or OpenCV work runs inside the training loop",
+      "A call into numpy, PIL or cv2 in the step loop (the loop that calls backward()) of a file that uses a GPU",
+      "Do the work in the Dataset (with DataLoader workers) or on the GPU with torch / torchvision.transforms.v2"}},
+    {RuleId::hf_pipeline_no_device,
+     {"code.hf_pipeline_no_device", Layer::code, Severity::warning,
+      "A transformers pipeline() is built without device or device_map",
+      "transformers.pipeline(...) with neither device= nor device_map= (older transformers keep such a pipeline on "
+      "the CPU)",
+      "pipeline(task, model=..., device=0) or device_map=\"auto\""}},
+    {RuleId::hf_trainer_cpu,
+     {"code.hf_trainer_cpu", Layer::code, Severity::error,
+      "TrainingArguments force the CPU",
+      "TrainingArguments / Seq2SeqTrainingArguments with use_cpu=True or no_cuda=True",
+      "Remove use_cpu / no_cuda; the Trainer uses the GPU when one is visible"}},
+    {RuleId::hf_model_not_moved,
+     {"code.hf_model_not_moved", Layer::code, Severity::error,
+      "A from_pretrained() model runs on the CPU: no device_map and never moved",
+      "Model.from_pretrained(...) without device_map, called or used to generate() in the same scope with no .to() or "
+      ".cuda() in between",
+      "from_pretrained(name, device_map=\"auto\") or model.to(\"cuda\") before use (inputs too: "
+      "inputs.to(model.device))"}},
+    {RuleId::sklearn_cpu_only,
+     {"code.sklearn_cpu_only", Layer::code, Severity::info,
+      "A scikit-learn estimator is fitted: scikit-learn runs on the CPU only",
+      "fit() on a scikit-learn estimator that cuML implements on the GPU (random forests, k-means, DBSCAN, PCA, "
+      "t-SNE, linear and logistic regression, SVMs, nearest neighbours)",
+      "cuML estimators, or run unchanged under `python -m cuml.accel script.py`; XGBoost/LightGBM GPU modes"}},
+};
+static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
+
+}  // namespace
+
+std::span<const ScanRule> all_rules() { return k_rules; }
+
+const ScanRule& rule(RuleId id) { return k_rules[static_cast<std::size_t>(id)]; }
+
+const ScanRule* find_rule(std::string_view id) {
+  for (const auto& r : k_rules) {
+    if (r.info.id == id) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace gpudoctor::scan

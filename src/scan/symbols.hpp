@@ -1,0 +1,49 @@
+// The dataflow state of the analysis: what a name holds at a point in program order. Names are
+// identifiers or dotted paths (`model`, `self.model`). A Scope is a module, notebook or function
+// body; `self.*` names live in the module scope so that what __init__ builds is known in forward()
+// and train(). Facts are approximate by design (no aliasing, no control-flow merges): a rebinding
+// replaces what a name held, and that is what a reader of the code would assume too.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gpudoctor::scan {
+
+enum class Kind : std::uint8_t {
+  unknown,
+  module,      // a torch nn.Module (constructed here)
+  hf_model,    // a transformers model from from_pretrained()
+  tensor,      // a torch tensor (factory result, model output, a moved batch)
+  batch,       // a value bound by iterating a DataLoader, not yet moved or rebound
+  dataloader,
+  device,      // torch.device(...) or a device string
+  optimizer,
+  sklearn_estimator,
+  pipeline,
+};
+
+enum class Placement : std::uint8_t { unknown, host, accelerator };
+
+struct Symbol {
+  Kind kind = Kind::unknown;
+  Placement placement = Placement::unknown;
+  int row = -1, column = -1;  // where the name was bound
+  int moved_row = -1;         // where it was placed on an accelerator
+  bool cpu_device = false;    // a device bound to "cpu"
+  bool fallback = false;      // a device chosen by `... if torch.cuda.is_available() else "cpu"`
+  bool is_parameter = false;
+  bool reported = false;      // one finding per symbol and rule family is enough
+  bool state_loaded = false;  // load_state_dict() was called on it
+  int loop = -1;              // batch: index of the loop that bound it
+  int loader = -1;            // dataloader: index into the analyzer's DataLoader records
+};
+
+struct Scope {
+  bool is_function = false;
+  std::unordered_map<std::string, Symbol> symbols;
+  int cuda_touch_row = -1;  // first statement in this scope that initialises CUDA
+};
+
+}  // namespace gpudoctor::scan
