@@ -36,5 +36,7 @@ CommandRunner setup_check(CLI::App& sub);
 CommandRunner setup_facts(CLI::App& sub);
 CommandRunner setup_capture(CLI::App& sub);
 CommandRunner setup_docs(CLI::App& sub);
+CommandRunner setup_libs(CLI::App& sub);
+CommandRunner setup_kernels(CLI::App& sub);
 
 }  // namespace gpudoctor::cli
