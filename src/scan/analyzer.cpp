@@ -142,6 +142,11 @@ bool Analyzer::in_step_loop() const {
   return false;
 }
 
+bool Analyzer::in_gpu_step_loop() const {
+  if (!in_step_loop()) return false;
+  return m_ff.device_functions.count(m_functions.empty() ? k_module_level : m_functions.back()) > 0;
+}
+
 Descend Analyzer::enter(Node n) {
   switch (n.kind()) {
     case NodeKind::function_definition: enter_function(n); break;
@@ -178,6 +183,7 @@ void Analyzer::leave(Node n) {
   switch (n.kind()) {
     case NodeKind::function_definition:
       if (m_scopes.size() > 1) m_scopes.pop_back();
+      if (!m_functions.empty()) m_functions.pop_back();
       break;
     case NodeKind::for_statement:
     case NodeKind::while_statement:
@@ -195,6 +201,7 @@ void Analyzer::leave(Node n) {
 }
 
 void Analyzer::enter_function(Node n) {
+  m_functions.push_back(n.start_byte());
   Scope s;
   s.is_function = true;
   Node params = n.field(Field::arguments);  // "parameters" is not a field we map; fall back below
@@ -253,8 +260,10 @@ void Analyzer::enter_for(Node n) {
   }
   // A training step loop over something we cannot type (a function parameter `loader`) still
   // yields batches; a range() or a literal does not.
+  const Symbol* bound = (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ? lookup(iter.text()) : nullptr;
   bool untyped_step_source = loop.step && src.kind == Kind::unknown &&
-                             (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute));
+                             (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
+                             (bound == nullptr || bound->is_parameter);
   loop.binds_batches = from_loader || untyped_step_source;
   int index = -1;
   if (loop.binds_batches) {
@@ -355,6 +364,8 @@ void Analyzer::on_expression_statement(Node n) {
   std::string_view method = fn.field(Field::attribute).text();
   if (method != "to" && method != "cuda" && method != "cpu") return;
   Node object = fn.field(Field::object);
+  // Only a name can be believed moved; `torch.ones(1).cuda()` alone is done for its effect (CUDA init).
+  if (!object.is(NodeKind::identifier) && !object.is(NodeKind::attribute)) return;
   Symbol obj = infer(object);
   if (obj.kind != Kind::tensor && obj.kind != Kind::batch) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;

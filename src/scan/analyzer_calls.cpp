@@ -42,11 +42,14 @@ void Analyzer::on_call(Node call) {
   // is_available() counts: it initialises the driver, which fixes the visible device list (P06).
   if (starts_with_package(q, "torch.cuda") && !starts_with_package(q, "torch.cuda.amp")) touch_cuda(call);
 
-  if (starts_with_package(q, "torch.cuda.amp") || q == "torch.cpu.amp.autocast") {
+  // The public names PyTorch 2.4 deprecated (not the package's internal helpers).
+  bool amp_api = last == "autocast" || last == "GradScaler" || last == "custom_fwd" || last == "custom_bwd";
+  if ((starts_with_package(q, "torch.cuda.amp") && amp_api) || q == "torch.cpu.amp.autocast") {
     std::string modern = last == "GradScaler" ? "torch.amp.GradScaler(\"cuda\", ...)"
-                                              : fmt::format("torch.amp.{}(\"cuda\", ...)", last);
+                                              : fmt::format("torch.amp.{}(\"{}\", ...)", last,
+                                                            starts_with_package(q, "torch.cpu") ? "cpu" : "cuda");
     emit(RuleId::deprecated_amp, fn,
-         fmt::format("{} is deprecated (it warns with a FutureWarning on every use); use {}", q, modern), {},
+         fmt::format("{} is deprecated since PyTorch 2.4 (a FutureWarning on every use); use {}", q, modern), {},
          fmt::format("Replace with {}", modern));
   }
   if (q == "torch.nn.DataParallel" || q == "torch.nn.parallel.DataParallel" ||
@@ -121,10 +124,12 @@ void Analyzer::on_call(Node call) {
     rec.collate = keyword(call, "collate_fn").valid();
     m_loaders.push_back(rec);
   }
-  if (q == "torch.cuda.synchronize" && in_step_loop() && m_ff.uses_device) {
+  bool timed = false;
+  for (const auto& l : m_loops) timed = timed || m_ff.timed_loops.count(l.start_byte) > 0;
+  if (q == "torch.cuda.synchronize" && in_gpu_step_loop() && !timed) {
     emit(RuleId::sync_in_loop, call, "torch.cuda.synchronize() every step stalls the CPU until the GPU drains its queue");
   }
-  if (last == "print" && in_step_loop() && m_ff.uses_device) {
+  if (last == "print" && in_gpu_step_loop()) {
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
       Node a = args.named(i);
@@ -138,7 +143,7 @@ void Analyzer::on_call(Node call) {
       }
     }
   }
-  if (in_step_loop() && m_ff.uses_device &&
+  if (in_gpu_step_loop() &&
       (starts_with_package(q, "numpy") || starts_with_package(q, "cv2") || starts_with_package(q, "PIL"))) {
     emit(RuleId::cpu_preprocessing_in_loop, call,
          fmt::format("{}(...) runs on the CPU inside the training loop, between GPU steps", snippet(fn, 40)));
@@ -158,9 +163,11 @@ void Analyzer::on_call(Node call) {
 }
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
-  if (m_ff.uses_device && in_step_loop() && call.field(Field::arguments).named_count() == 0) {
+  if (in_gpu_step_loop() && call.field(Field::arguments).named_count() == 0) {
     for (auto m : k_sync_methods) {
       if (method != m) continue;
+      // A value known to be on the host (a batch not yet moved) has nothing to wait for.
+      if (infer(object).placement == Placement::host) break;
       emit(RuleId::sync_in_loop, call,
            fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
                        snippet(object, 30), method));
@@ -171,10 +178,14 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
 
   // A freshly created CPU tensor copied to the device, in a loop.
   if ((method == "to" || method == "cuda") && in_loop() && object.is(NodeKind::call) && moves_to_accelerator(call, method)) {
+    // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
+    // (from_numpy, stack, cat, as_tensor) has to be copied anyway.
     std::string q = qualified_callee(object);
+    std::string_view factory = last_component(q);
     Symbol made = infer(object);
-    if (made.kind == Kind::tensor && made.placement == Placement::host && last_component(q) != "from_numpy" &&
-        last_component(q) != "stack" && last_component(q) != "cat" && last_component(q) != "as_tensor") {
+    bool direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
+    if (direct && made.kind == Kind::tensor && made.placement == Placement::host && factory != "from_numpy" &&
+        factory != "stack" && factory != "cat" && factory != "as_tensor") {
       emit(RuleId::tensor_created_then_moved, call,
            fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, every iteration",
                        q, method),

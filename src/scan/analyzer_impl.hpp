@@ -85,6 +85,9 @@ class Analyzer {
   Symbol* lookup(std::string_view name);
   Scope& scope_for(std::string_view name);
   bool in_step_loop() const;
+  // In a step loop whose own function (or module-level code) places work on a device: a sync in a
+  // CPU-only test helper of a file that uses the GPU elsewhere is not a GPU stall.
+  bool in_gpu_step_loop() const;
   bool in_loop() const { return !m_loops.empty(); }
   std::string snippet(Node n, std::size_t max = 60) const;
   facts::Finding& emit(RuleId id, Node at, std::string message, std::vector<std::string> evidence = {},
@@ -101,6 +104,7 @@ class Analyzer {
   std::vector<LoopState> m_loops;     // the enclosing loops, innermost last
   std::vector<LoopState> m_all_loops; // every loop that bound batches, indexed by Symbol::loop
   std::vector<int> m_loop_index;      // m_loops[i] -> index into m_all_loops, or -1
+  std::vector<std::uint32_t> m_functions;  // start bytes of the enclosing function definitions
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
   std::vector<LoaderRecord> m_loaders;
   std::vector<Candidate> m_fallbacks;

@@ -226,8 +226,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
   }
   if (last == "DataParallel" || last == "DistributedDataParallel") {
     out = infer(positional(call, 0), depth + 1);
-    out.kind = Kind::module;
-    if (last == "DistributedDataParallel") out.placement = Placement::accelerator;
+    out.kind = Kind::module;  // the wrapper does not move anything: placement is the wrapped module's
     return out;
   }
   bool torch_module_ctor = starts_with_package(q, "torch.nn") && !starts_with_package(q, "torch.nn.functional") &&

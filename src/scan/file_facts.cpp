@@ -62,7 +62,12 @@ bool is_dtype_expression(Node arg, const ImportTable& imports) {
 
 FileFacts collect_file_facts(Node root, std::string_view source) {
   FileFacts ff;
-  std::vector<std::uint32_t> loops;  // start bytes of the enclosing loops
+  std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
+  std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
+  auto mark_device = [&] {
+    ff.uses_device = true;
+    ff.device_functions.insert(functions.empty() ? k_module_level : functions.back());
+  };
   std::vector<std::pair<std::string, std::vector<std::string>>> classes;
   walk(
       root, source,
@@ -90,12 +95,20 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
           case NodeKind::while_statement:
             loops.push_back(n.start_byte());
             break;
+          case NodeKind::function_definition:
+            functions.push_back(n.start_byte());
+            break;
           case NodeKind::keyword_argument: {
             std::string_view name = n.field(Field::name).text();
             Node value = n.field(Field::value);
-            if (name == "device_map") ff.uses_device = true;
-            if (name == "device" && !is_cpu_literal(value) && !value.is(NodeKind::none)) ff.uses_device = true;
+            if (name == "device_map") mark_device();
+            if (name == "device" && !is_cpu_literal(value) && !value.is(NodeKind::none)) mark_device();
             if (name == "non_blocking" && value.is(NodeKind::true_)) ff.uses_non_blocking = true;
+            // Accelerate's mixed_precision="bf16", Lightning's precision="16-mixed".
+            if ((name == "mixed_precision" || name == "precision") && string_value(value).value_or("no") != "no" &&
+                string_value(value).value_or("32") != "32") {
+              ff.uses_mixed_precision = true;
+            }
             if (name == "dtype" && (value.text().find("float16") != std::string_view::npos ||
                                     value.text().find("bfloat16") != std::string_view::npos)) {
               ff.uses_mixed_precision = true;
@@ -118,19 +131,24 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
           case NodeKind::call: {
             Node fn = n.field(Field::function);
             std::string_view name = fn.is(NodeKind::attribute) ? fn.field(Field::attribute).text() : fn.text();
+            // A loop that reads a clock measures GPU time, which needs the synchronisation it does.
+            if (!loops.empty() && (name == "perf_counter" || name == "monotonic" || name == "elapsed_time" ||
+                                   fn.text() == "time.time" || name == "default_timer")) {
+              ff.timed_loops.insert(loops.begin(), loops.end());
+            }
             // The innermost loop around backward() is the step loop (an epoch loop only contains it).
             if (name == "backward" && !loops.empty()) ff.step_loops.insert(loops.back());
             if (name == "cuda" || name == "to_device" || name == "set_default_device" || name == "set_device" ||
                 name == "prepare" || name == "Accelerator" || name == "DistributedDataParallel" ||
                 name == "xla_device" || last_component(name) == "Trainer" || name == "setup_module") {
-              ff.uses_device = true;
+              mark_device();
             }
             if (name == "xla_device") ff.uses_xla = true;
             if (name == "to" && fn.is(NodeKind::attribute)) {
               Node first = first_positional(n);
               Node device_kw;
-              if (first.valid() && !is_dtype_expression(first, ff.imports) && !is_cpu_literal(first)) ff.uses_device = true;
-              if (any_keyword(n, "device", &device_kw) && !is_cpu_literal(device_kw)) ff.uses_device = true;
+              if (first.valid() && !is_dtype_expression(first, ff.imports) && !is_cpu_literal(first)) mark_device();
+              if (any_keyword(n, "device", &device_kw) && !is_cpu_literal(device_kw)) mark_device();
             }
             break;
           }
@@ -140,6 +158,9 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
         return Descend::yes;
       },
       [&](Node n) {
+        if (n.is(NodeKind::function_definition) && !functions.empty() && functions.back() == n.start_byte()) {
+          functions.pop_back();
+        }
         if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) && !loops.empty() &&
             loops.back() == n.start_byte()) {
           if (ff.step_loops.count(n.start_byte())) ff.step_loop_nodes.push_back(n);

@@ -15,12 +15,18 @@
 
 namespace gpudoctor::scan {
 
+inline constexpr std::uint32_t k_module_level = 0xffffffffu;
+
 struct FileFacts {
   ImportTable imports;
   std::unordered_set<std::string> module_classes;  // names of nn.Module subclasses defined here
   std::unordered_set<std::uint32_t> step_loops;    // start bytes of loops that directly call backward()
   std::vector<Node> step_loop_nodes;               // the same, in document order
+  std::unordered_set<std::uint32_t> timed_loops;   // loops that read a clock: they sync on purpose
   bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
+  // Where placement happens: start bytes of the innermost functions containing it, and
+  // k_module_level for code outside functions. Per-step rules ask about the loop's own function.
+  std::unordered_set<std::uint32_t> device_functions;
   bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
   bool uses_non_blocking = false;    // .to(..., non_blocking=True)
   bool uses_xla = false;             // torch_xla: placement through xm.xla_device()

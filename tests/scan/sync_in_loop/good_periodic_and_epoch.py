@@ -21,3 +21,16 @@ def train(model, loader, val_loader, optimizer, device, epochs=10):
         with torch.no_grad():
             for x, y in val_loader:  # evaluation: no backward(), not a training step
                 correct += (model(x.to(device)).argmax(1).cpu() == y).sum().item()
+
+
+def profile_steps(model, loader, optimizer, device):
+    import time
+    times = []
+    for x, y in loader:
+        start = time.perf_counter()
+        loss = model(x.to(device)).sum()
+        loss.backward()
+        optimizer.step()
+        torch.cuda.synchronize()  # timing a step needs the sync
+        times.append(time.perf_counter() - start)
+    return times
