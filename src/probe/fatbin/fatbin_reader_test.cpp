@@ -1,0 +1,175 @@
+// The fatbin reader on the committed fixtures (tests/fixtures/fatbin, built from scale.cu by build.sh),
+// on the same targets built again by nvcc where it is installed, and on the toolkit's libcublasLt.
+#include <probe/fatbin/fatbin_reader.hpp>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <checks/kernel_support.hpp>
+#include <sys/file_system.hpp>
+
+namespace gpudoctor::probe::fatbin {
+namespace {
+
+namespace fs = std::filesystem;
+using Names = std::vector<std::string>;
+
+const std::string k_fixtures = std::string(GPUDOCTOR_SOURCE_DIR) + "/tests/fixtures/fatbin";
+constexpr const char* k_nvcc = "/usr/local/cuda/bin/nvcc";
+
+facts::FatbinSummary read_ok(const std::string& path) {
+  auto root = sys::make_rooted_file_system("/");
+  auto s = read_fatbin(*root, path);
+  EXPECT_TRUE(s) << s.error().message;
+  return s ? *s : facts::FatbinSummary{};
+}
+
+std::size_t compressed_count(const facts::FatbinSummary& s) {
+  std::size_t n = 0;
+  for (const auto& e : s.entries) n += e.compressed ? 1 : 0;
+  return n;
+}
+
+// What each fixture was built with (build.sh), and so what it must list.
+struct Expectation {
+  std::string file;
+  Names cubins;
+  Names ptx;
+  std::size_t compressed;
+  std::string section = ".nv_fatbin";
+};
+
+const std::vector<Expectation>& expectations() {
+  static const std::vector<Expectation> v = {
+      // nvcc 13 compresses PTX by default and leaves cubins alone.
+      {"multi_arch.so", {"sm_75", "sm_86"}, {"compute_90"}, 1},
+      {"ptx_only.so", {}, {"compute_80"}, 0},  // -Xfatbin -compress=false
+      {"compressed_all.so", {"sm_75", "sm_89"}, {"compute_89"}, 3},
+      {"arch_variants.so", {"sm_90a", "sm_100f", "sm_120"}, {"compute_120f"}, 1},
+      {"relocatable.o", {"sm_80"}, {}, 2, "__nv_relfatbin"},  // -rdc: lto_90 and sm_80, both compressed
+  };
+  return v;
+}
+
+void expect_matches(const facts::FatbinSummary& s, const Expectation& want) {
+  EXPECT_EQ(s.cubin_names(), want.cubins);
+  EXPECT_EQ(s.ptx_names(), want.ptx);
+  EXPECT_EQ(compressed_count(s), want.compressed);
+  EXPECT_EQ(s.sections, Names{want.section});
+  EXPECT_EQ(s.containers, 1u);
+}
+
+TEST(FatbinReader, CommittedFixtures) {
+  for (const auto& want : expectations()) {
+    SCOPED_TRACE(want.file);
+    expect_matches(read_ok(k_fixtures + "/" + want.file), want);
+  }
+}
+
+TEST(FatbinReader, LtoIrIsItsOwnKind) {
+  auto s = read_ok(k_fixtures + "/relocatable.o");
+  ASSERT_EQ(s.entries.size(), 2u);
+  EXPECT_EQ(s.entries[0].kind, facts::FatbinEntryKind::lto_ir);
+  EXPECT_EQ(facts::entry_name(s.entries[0]), "lto_90");
+}
+
+TEST(FatbinReader, PtxCarriesItsIsaVersion) {
+  auto s = read_ok(k_fixtures + "/ptx_only.so");
+  ASSERT_EQ(s.entries.size(), 1u);
+  EXPECT_EQ(s.entries[0].kind, facts::FatbinEntryKind::ptx);
+  EXPECT_GE(s.entries[0].version_major, 9);  // CUDA 13.0 writes PTX ISA 9.0
+}
+
+TEST(FatbinReader, FileWithoutFatbinHasNoEntries) {
+  auto s = read_ok("/proc/self/exe");
+  EXPECT_TRUE(s.entries.empty());
+  EXPECT_TRUE(s.sections.empty());
+}
+
+TEST(FatbinReader, NotAnElfFileIsAClearError) {
+  auto root = sys::make_rooted_file_system("/");
+  auto s = read_fatbin(*root, k_fixtures + "/scale.cu");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, sys::ErrorCode::invalid);
+  EXPECT_NE(s.error().message.find("not an ELF file"), std::string::npos) << s.error().message;
+}
+
+TEST(FatbinReader, TruncatedLibraryIsAClearError) {
+  std::ifstream in(k_fixtures + "/multi_arch.so", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 0x2100u);
+  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "fatbin_reader_test";
+  fs::create_directories(dir);
+  // Cut inside the fatbin: the section headers (at the end of the file) are gone too.
+  std::ofstream(dir / "cut.so", std::ios::binary) << bytes.substr(0, 0x2100);
+  auto root = sys::make_rooted_file_system("/");
+  auto s = read_fatbin(*root, (dir / "cut.so").string());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, sys::ErrorCode::invalid);
+  EXPECT_NE(s.error().message.find("section headers"), std::string::npos) << s.error().message;
+}
+
+TEST(FatbinReader, ContainerThatOverrunsItsSection) {
+  std::string c(16, '\0');
+  c.replace(0, 4, "\x50\xed\x55\xba", 4);
+  c[4] = 1;
+  c[6] = 16;
+  c[8] = '\x40';  // fat_size 64, nothing follows
+  auto s = parse_fatbin_section(c);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("truncated"), std::string::npos) << s.error().message;
+}
+
+std::string run(const std::string& cmd, int* status) {
+  std::string out;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return out;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  *status = ::pclose(p);
+  return out;
+}
+
+// The same targets rebuilt now by the installed nvcc: the reader must agree with what nvcc was asked for.
+TEST(FatbinReader, FreshNvccBuildsOfEveryFixture) {
+  if (!fs::exists(k_nvcc)) GTEST_SKIP() << k_nvcc << " is not installed: the committed fixtures cover the format";
+  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "fatbin_nvcc";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(k_fixtures + "/scale.cu", dir / "scale.cu");
+  fs::copy_file(k_fixtures + "/build.sh", dir / "build.sh");
+  int status = 0;
+  std::string out = run("sh '" + (dir / "build.sh").string() + "' " + k_nvcc, &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const auto& want : expectations()) {
+    SCOPED_TRACE(want.file);
+    expect_matches(read_ok((dir / want.file).string()), want);
+  }
+}
+
+TEST(FatbinReader, ToolkitCublasLt) {
+  const std::string lib = "/usr/local/cuda/lib64/libcublasLt.so.13";
+  if (!fs::exists(lib)) GTEST_SKIP() << lib << " is not on this machine";
+  auto s = read_ok(lib);
+  EXPECT_EQ(s.sections, Names{".nv_fatbin"});
+  EXPECT_GT(s.entries.size(), 100u);
+  // CUDA 13 supports sm_75 and later only; every cubin arch is a real one.
+  for (const auto& e : s.entries) {
+    if (e.kind == facts::FatbinEntryKind::cubin) {
+      EXPECT_GE(e.arch, 75) << facts::entry_name(e);
+      EXPECT_LE(e.arch, 130) << facts::entry_name(e);
+    }
+  }
+  // The toolkit's own library must run natively on the GPUs CUDA 13 supports (Turing, Ampere, Hopper).
+  EXPECT_EQ(checks::predict_support(s, 7, 5).kind, checks::KernelSupportKind::native);
+  EXPECT_EQ(checks::predict_support(s, 8, 0).kind, checks::KernelSupportKind::native);
+  EXPECT_EQ(checks::predict_support(s, 9, 0).kind, checks::KernelSupportKind::native);
+}
+
+}  // namespace
+}  // namespace gpudoctor::probe::fatbin
