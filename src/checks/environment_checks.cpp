@@ -56,7 +56,7 @@ void check_no_compute_gpu(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto intel = v.gpus(k_vendor_intel);
   if (intel.empty() || !v.gpus(k_vendor_nvidia).empty() || !v.gpus(k_vendor_amd).empty()) return;
-  if (v.any_nvidia_node() || f.environment.wsl.dxg || has_accelerator_node(v)) return;
+  if (v.any_nvidia_node() || f.environment.wsl.dxg) return;
   std::vector<std::string> evidence;
   for (const auto* d : intel) evidence.push_back(fmt::format("{} bound to {}", v.describe(*d), d->driver.value_or("?")));
   out.emit("The only GPU is an Intel GPU: CUDA and ROCm builds of PyTorch, TensorFlow and JAX cannot use it.",
@@ -492,6 +492,12 @@ void check_unreadable(const Facts& f, FindingSink& out) {
   if (!e.kernel.modules) evidence.push_back("kernel modules: " + e.kernel.modules.why());
   if (!e.env) evidence.push_back("environment: " + e.env.why());
   if (!e.identity.uid) evidence.push_back("process identity: " + e.identity.uid.why());
+  EnvironmentView v(e);
+  for (auto vendor : {k_vendor_nvidia, k_vendor_amd}) {
+    for (const auto* d : v.gpus(vendor)) {
+      if (!d->driver) evidence.push_back(fmt::format("driver of {}: {}", v.describe(*d), d->driver.why()));
+    }
+  }
   if (evidence.empty()) return;
   out.emit("Some facts could not be read, so the checks that need them could not decide (this is not a clean bill "
            "of health).",
@@ -505,7 +511,8 @@ constexpr std::string_view k_container_fix =
 
 const Check k_checks[] = {
     {{"probe.unreadable", Layer::environment, Severity::warning, "Facts that gpudoctor could not read",
-      "/sys/bus/pci/devices, /dev, /proc/modules, /proc/self/environ or /proc/self/status could not be read",
+      "/sys/bus/pci/devices, /dev, /proc/modules, /proc/self/environ, /proc/self/status or a GPU's driver link "
+      "could not be read",
       "Run gpudoctor where it can read these files (not in a sandbox that hides /sys or /proc)."},
      check_unreadable},
     {{"hw.no_gpu", Layer::environment, Severity::info, "No GPU or accelerator at all",

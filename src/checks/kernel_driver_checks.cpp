@@ -89,6 +89,8 @@ void check_uvm_missing(const Facts& f, FindingSink& out) {
   const auto& e = f.environment;
   EnvironmentView v(e);
   if (!v.module_loaded("nvidia") || !v.nodes_known()) return;
+  // A container with no NVIDIA node at all was started without the GPU: container.no_gpu says so.
+  if (e.container.in_container && !v.any_nvidia_node()) return;
   bool uvm_module = v.module_loaded("nvidia_uvm");
   bool uvm_node = v.node("/dev/nvidia-uvm") != nullptr;
   if (uvm_node && (uvm_module || e.container.in_container)) return;

@@ -3,6 +3,8 @@
 // rules and log signatures), and a test keeps the two in step.
 #include <checks/check.hpp>
 
+#include <algorithm>
+
 namespace gpudoctor::checks {
 
 Finding& FindingSink::emit(std::string message, std::vector<std::string> evidence, std::string fix) {
@@ -29,12 +31,42 @@ std::span<const Check> all_checks() {
   return k_all;
 }
 
+namespace {
+
+// When both findings of a pair are present, the first is a consequence of the second: it is still
+// reported (its evidence matters), but it says which finding is its root cause.
+struct Explanation {
+  std::string_view symptom;
+  std::string_view cause;
+};
+constexpr Explanation k_explanations[] = {
+    {"driver.module_not_loaded", "hw.nouveau_bound"},
+    {"driver.module_not_loaded", "hw.vfio_bound"},
+    {"container.no_gpu", "container.visible_devices_void"},
+    {"container.no_compute_capability", "container.visible_devices_void"},
+    {"hw.gpu_no_driver", "driver.module_not_loaded"},
+};
+
+void link_explanations(std::vector<Finding>& findings) {
+  auto present = [&](std::string_view id) {
+    return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.id == id; });
+  };
+  for (auto& f : findings) {
+    for (const auto& e : k_explanations) {
+      if (f.id == e.symptom && present(e.cause)) f.explained_by.emplace_back(e.cause);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Finding> run_checks(const Facts& facts) {
   std::vector<Finding> findings;
   for (const Check& check : all_checks()) {
     FindingSink sink(check.info, findings);
     check.run(facts, sink);
   }
+  link_explanations(findings);
   facts::sort_root_cause_first(findings);
   return findings;
 }

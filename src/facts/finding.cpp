@@ -33,8 +33,10 @@ std::string docs_anchor(std::string_view id) {
 }
 
 void sort_root_cause_first(std::vector<Finding>& findings) {
+  // A finding another one explains goes after its cause, whatever their layers.
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (rank(a.severity) != rank(b.severity)) return rank(a.severity) < rank(b.severity);
+    if (a.explained_by.empty() != b.explained_by.empty()) return a.explained_by.empty();
     return rank(a.layer) < rank(b.layer);
   });
 }

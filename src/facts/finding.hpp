@@ -53,7 +53,8 @@ struct Finding {
 // The anchor of an id in docs/checks.md.
 std::string docs_anchor(std::string_view id);
 
-// Sorts root cause first: severity, then layer, then the given order (stable).
+// Sorts root cause first: severity, then causes before the findings they explain, then layer,
+// then the given order (stable).
 void sort_root_cause_first(std::vector<Finding>& findings);
 
 }  // namespace gpudoctor::facts

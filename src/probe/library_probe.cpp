@@ -91,6 +91,9 @@ facts::LibraryFacts probe_libraries(const sys::FileSystem& fs,
       facts::DriverLibrary lib;
       lib.path = util::sanitize_utf8(util::join_path(dir, e.name));
       if (!seen_files.insert(lib.path).second) continue;
+      // A link that leads nowhere (dangling, a loop) is no library the loader could load.
+      auto st = fs.stat(lib.path);
+      if (!st || st->type != sys::FileType::regular) continue;
       lib.kind = kind;
       auto real = fs.real_path(lib.path);
       lib.resolved_path = real ? util::sanitize_utf8(*real) : lib.path;
@@ -98,8 +101,7 @@ facts::LibraryFacts probe_libraries(const sys::FileSystem& fs,
       if (lib.version.empty()) lib.version = driver_version_from_name(e.name);
       lib.is_stub = util::contains(lib.path, "/stubs/") || util::contains(lib.resolved_path, "/stubs/");
       lib.in_wsl_dir = lib.path.starts_with("/usr/lib/wsl/") || lib.resolved_path.starts_with("/usr/lib/wsl/");
-      auto st = fs.stat(lib.path);
-      lib.size = st ? facts::Known<std::uint64_t>(st->size) : facts::Known<std::uint64_t>::unknown(st.error().message);
+      lib.size = st->size;
       out.libraries.push_back(std::move(lib));
     }
   }

@@ -74,9 +74,17 @@ facts::PciFacts probe_pci(const sys::FileSystem& fs) {
     d.device_id = read_hex(fs, dir + "/device").value_or(0);
     d.subsystem_vendor_id = read_hex(fs, dir + "/subsystem_vendor").value_or(0);
     d.subsystem_device_id = read_hex(fs, dir + "/subsystem_device").value_or(0);
+    // The driver link names the driver (basename of its target); it must also lead to the
+    // driver's directory, or it is not a driver link at all (a loop, a planted file).
     auto link = fs.read_link(dir + "/driver");
     if (link) {
-      d.driver = util::sanitize_utf8(util::base_name(*link));
+      auto target = fs.stat(dir + "/driver");
+      if (target && target->type == sys::FileType::directory) {
+        d.driver = util::sanitize_utf8(util::base_name(*link));
+      } else {
+        d.driver = facts::Known<std::string>::unknown(
+            dir + "/driver: " + (target ? std::string("does not lead to a driver directory") : target.error().message));
+      }
     } else if (link.error().code == sys::ErrorCode::not_found) {
       d.driver = std::string();
     } else {

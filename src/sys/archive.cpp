@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -19,6 +20,18 @@ using ArchivePtr = std::unique_ptr<archive, ArchiveDeleter>;
 Error archive_error(archive* a, std::string_view what) {
   const char* msg = archive_error_string(a);
   return Error{ErrorCode::io, std::string(what) + ": " + (msg ? msg : "unknown libarchive error")};
+}
+
+bool safe_relative_path(std::string_view path) {
+  if (path.empty() || path.front() == '/') return false;
+  std::size_t i = 0;
+  while (i <= path.size()) {
+    std::size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (path.substr(i, j - i) == "..") return false;
+    i = j + 1;
+  }
+  return true;
 }
 
 }  // namespace
@@ -67,24 +80,30 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir) 
     return archive_error(in.get(), "open " + file);
   }
   ArchivePtr out(archive_write_disk_new());
-  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_NOABSOLUTEPATHS |
-                                                ARCHIVE_EXTRACT_SECURE_SYMLINKS | ARCHIVE_EXTRACT_PERM);
+  // Entry paths are checked here (relative, no ".."), then placed under `dir`; libarchive refuses
+  // to write through a symlink an earlier entry made (a link pointing out of the tree).
+  archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                                                ARCHIVE_EXTRACT_PERM);
   std::uint64_t total = 0;
+  std::size_t written = 0, skipped = 0;
   archive_entry* entry = nullptr;
   int rc;
   while ((rc = archive_read_next_header(in.get(), &entry)) == ARCHIVE_OK) {
     auto type = archive_entry_filetype(entry);
     if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK) continue;  // no device nodes, FIFOs
     std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
-    if (path.empty()) continue;
-    total += static_cast<std::uint64_t>(archive_entry_size(entry));
-    if (total > k_max_extract_bytes) return Error{ErrorCode::too_large, file + ": more than 512 MiB unpacked"};
-    archive_entry_set_pathname(entry, (dir + "/" + path).c_str());
-    if (type == AE_IFLNK && archive_entry_hardlink(entry) != nullptr) continue;
-    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) {
-      // A hostile entry (absolute path, "..", a link escaping) is skipped, not fatal.
+    if (!safe_relative_path(path) || archive_entry_hardlink(entry) != nullptr) {
+      ++skipped;  // a hostile entry (absolute path, "..", a hard link) is skipped, not fatal
       continue;
     }
+    total += static_cast<std::uint64_t>(std::max<la_int64_t>(0, archive_entry_size(entry)));
+    if (total > k_max_extract_bytes) return Error{ErrorCode::too_large, file + ": more than 512 MiB unpacked"};
+    archive_entry_set_pathname(entry, (dir + "/" + path).c_str());
+    if (archive_write_header(out.get(), entry) != ARCHIVE_OK) {
+      ++skipped;
+      continue;
+    }
+    ++written;
     if (type == AE_IFREG) {
       const void* buf;
       size_t size;
@@ -99,6 +118,9 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir) 
   }
   if (rc != ARCHIVE_EOF) return archive_error(in.get(), "read " + file);
   archive_write_close(out.get());
+  if (written == 0) {
+    return Error{ErrorCode::invalid, file + ": no usable entry in the archive (" + std::to_string(skipped) + " skipped)"};
+  }
   return true;
 }
 

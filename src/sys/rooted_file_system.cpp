@@ -71,7 +71,7 @@ class RootedFileSystem final : public FileSystem {
   const std::string& root() const override { return m_root; }
 
   Expected<TextFile> read_file(std::string_view path, std::size_t limit) const override {
-    auto host = host_path(path, FollowLast::yes);
+    auto host = host_path(path, FollowLast::yes, "open");
     if (!host) return host.error();
     // O_NONBLOCK: a FIFO planted where a sysfs file belongs must not hang us.
     int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -106,7 +106,7 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override {
-    auto host = host_path(path, FollowLast::yes);
+    auto host = host_path(path, FollowLast::yes, "open");
     if (!host) return host.error();
     int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) return error_from_errno(errno, "open " + std::string(path));
@@ -136,7 +136,7 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Expected<std::string> read_link(std::string_view path) const override {
-    auto host = host_path(path, FollowLast::no);
+    auto host = host_path(path, FollowLast::no, "readlink");
     if (!host) return host.error();
     char buf[4096];
     ssize_t n = ::readlink(host->c_str(), buf, sizeof buf);
@@ -145,7 +145,7 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Expected<std::vector<DirEntry>> list_dir(std::string_view path) const override {
-    auto host = host_path(path, FollowLast::yes);
+    auto host = host_path(path, FollowLast::yes, "opendir");
     if (!host) return host.error();
     DIR* dir = ::opendir(host->c_str());
     if (dir == nullptr) return error_from_errno(errno, "opendir " + std::string(path));
@@ -179,8 +179,11 @@ class RootedFileSystem final : public FileSystem {
       if (::realpath(p.c_str(), buf) == nullptr) return error_from_errno(errno, "realpath " + p);
       return std::string(buf);
     }
-    auto parts = resolve(path, FollowLast::yes);
+    auto parts = resolve(path, FollowLast::yes, "realpath");
     if (!parts) return parts.error();
+    std::string host = m_root + linux_path(*parts);
+    struct stat st {};
+    if (::lstat(host.c_str(), &st) != 0) return error_from_errno(errno, "realpath " + std::string(path));
     return linux_path(*parts);
   }
 
@@ -193,7 +196,7 @@ class RootedFileSystem final : public FileSystem {
         if (it != m_sidecar.end()) return it->second;
       }
     }
-    auto host = host_path(path, follow);
+    auto host = host_path(path, follow, "stat");
     if (!host) return host.error();
     struct stat st {};
     int rc = follow == FollowLast::yes ? ::stat(host->c_str(), &st) : ::lstat(host->c_str(), &st);
@@ -202,7 +205,9 @@ class RootedFileSystem final : public FileSystem {
   }
 
   // Resolves `path` inside the root and returns its components (relative to the root).
-  Expected<std::vector<std::string>> resolve(std::string_view path, FollowLast follow) const {
+  // Errors name the caller's operation (`op`), as the kernel's own resolution would surface them, so
+  // a replayed tree reports exactly what the live machine reported.
+  Expected<std::vector<std::string>> resolve(std::string_view path, FollowLast follow, std::string_view op) const {
     std::deque<std::string> pending;
     for (auto& p : split_components(path)) pending.push_back(std::move(p));
     std::vector<std::string> done;
@@ -221,13 +226,13 @@ class RootedFileSystem final : public FileSystem {
       struct stat st {};
       if (::lstat(host.c_str(), &st) != 0) {
         if (errno == ENOENT && pending.empty()) break;  // let the caller's open() report it
-        return error_from_errno(errno, "resolve " + std::string(path));
+        return error_from_errno(errno, std::string(op) + " " + std::string(path));
       }
       if (!S_ISLNK(st.st_mode)) continue;
-      if (++hops > k_max_symlink_hops) return error_from_errno(ELOOP, "resolve " + std::string(path));
+      if (++hops > k_max_symlink_hops) return error_from_errno(ELOOP, std::string(op) + " " + std::string(path));
       char buf[4096];
       ssize_t n = ::readlink(host.c_str(), buf, sizeof buf);
-      if (n < 0) return error_from_errno(errno, "readlink " + std::string(path));
+      if (n < 0) return error_from_errno(errno, std::string(op) + " " + std::string(path));
       std::string_view target(buf, static_cast<std::size_t>(n));
       done.pop_back();
       if (!target.empty() && target.front() == '/') done.clear();
@@ -237,12 +242,12 @@ class RootedFileSystem final : public FileSystem {
     return done;
   }
 
-  Expected<std::string> host_path(std::string_view path, FollowLast follow) const {
+  Expected<std::string> host_path(std::string_view path, FollowLast follow, std::string_view op) const {
     if (path.empty() || path.front() != '/') {
       return Error{ErrorCode::invalid, "not an absolute path: " + std::string(path)};
     }
     if (m_root == "/") return std::string(path);
-    auto parts = resolve(path, follow);
+    auto parts = resolve(path, follow, op);
     if (!parts) return parts.error();
     return m_root + linux_path(*parts);
   }

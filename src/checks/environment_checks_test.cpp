@@ -1,0 +1,210 @@
+// Checks are pure: each test builds a Facts literal and asserts the findings.
+#include <checks/check.hpp>
+
+#include <algorithm>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace gpudoctor::checks {
+namespace {
+
+using facts::DeviceNode;
+using facts::NodeType;
+using facts::PciDevice;
+using ::testing::Contains;
+using ::testing::Not;
+
+std::vector<std::string> ids(const std::vector<Finding>& fs) {
+  std::vector<std::string> out;
+  for (const auto& f : fs) out.push_back(f.id);
+  return out;
+}
+
+const Finding* find(const std::vector<Finding>& fs, std::string_view id) {
+  auto it = std::find_if(fs.begin(), fs.end(), [&](const Finding& f) { return f.id == id; });
+  return it == fs.end() ? nullptr : &*it;
+}
+
+PciDevice gpu(std::string addr, std::uint32_t vendor, std::string driver) {
+  PciDevice d;
+  d.address = std::move(addr);
+  d.vendor_id = vendor;
+  d.device_id = 0x2684;
+  d.class_code = 0x030000;
+  d.driver = std::move(driver);
+  return d;
+}
+
+// A readable machine with nothing on it: every fact known, no GPU.
+Facts empty_machine() {
+  Facts f;
+  auto& e = f.environment;
+  e.pci.function_count = 3;
+  e.pci.devices = std::vector<PciDevice>{};
+  e.kernel.modules = std::vector<facts::KernelModule>{};
+  e.dev.nodes = std::vector<DeviceNode>{};
+  e.env = std::map<std::string, std::string>{};
+  e.identity.uid = 1000u;
+  e.identity.gid = 1000u;
+  return f;
+}
+
+void add_module(Facts& f, std::string name) {
+  f.environment.kernel.modules.value().push_back({std::move(name), "Live", facts::Known<std::string>::unknown("-")});
+}
+
+void add_node(Facts& f, std::string path, std::uint32_t mode = 0666, std::uint32_t gid = 0) {
+  f.environment.dev.nodes.value().push_back({std::move(path), NodeType::char_device, mode, 0, gid});
+}
+
+void add_lib(Facts& f, std::string path, std::string version, facts::DriverLibKind kind = facts::DriverLibKind::libcuda) {
+  facts::DriverLibrary lib;
+  lib.path = path;
+  lib.resolved_path = path;
+  lib.version = std::move(version);
+  lib.kind = kind;
+  lib.is_stub = path.find("/stubs/") != std::string::npos;
+  f.environment.libraries.libraries.push_back(lib);
+}
+
+Facts healthy_nvidia() {
+  Facts f = empty_machine();
+  f.environment.pci.devices.value().push_back(gpu("0000:01:00.0", 0x10de, "nvidia"));
+  for (auto m : {"nvidia", "nvidia_uvm", "nvidia_modeset"}) add_module(f, m);
+  f.environment.kernel.nvidia_version = "550.54.14";
+  for (auto n : {"/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"}) add_node(f, n);
+  add_lib(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "550.54.14");
+  add_lib(f, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "550.54.14", facts::DriverLibKind::libnvidia_ml);
+  return f;
+}
+
+TEST(EnvironmentChecks, HealthyNvidiaMachineHasNoFindings) { EXPECT_THAT(ids(run_checks(healthy_nvidia())), ::testing::IsEmpty()); }
+
+TEST(EnvironmentChecks, NoGpuIsInfoAndExitsClean) {
+  auto fs = run_checks(empty_machine());
+  ASSERT_EQ(ids(fs), std::vector<std::string>{"hw.no_gpu"});
+  EXPECT_EQ(fs[0].severity, Severity::info);
+}
+
+TEST(EnvironmentChecks, UnreadablePciBusIsNeverNoGpu) {
+  Facts f = empty_machine();
+  f.environment.pci.devices = facts::Known<std::vector<PciDevice>>::unknown("opendir: Permission denied");
+  auto fs = run_checks(f);
+  EXPECT_THAT(ids(fs), Not(Contains("hw.no_gpu")));
+  ASSERT_NE(find(fs, "probe.unreadable"), nullptr);
+  EXPECT_THAT(find(fs, "probe.unreadable")->evidence[0], ::testing::HasSubstr("Permission denied"));
+}
+
+TEST(EnvironmentChecks, NouveauIsTheRootCauseOfTheMissingModule) {
+  Facts f = empty_machine();
+  f.environment.pci.devices.value().push_back(gpu("0000:01:00.0", 0x10de, "nouveau"));
+  add_module(f, "nouveau");
+  add_lib(f, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "550.54.14");
+  auto fs = run_checks(f);
+  EXPECT_EQ(ids(fs), (std::vector<std::string>{"hw.nouveau_bound", "driver.module_not_loaded"}));
+  EXPECT_EQ(fs[1].explained_by, std::vector<std::string>{"hw.nouveau_bound"});
+}
+
+TEST(EnvironmentChecks, VersionMismatchNamesBothVersions) {
+  Facts f = healthy_nvidia();
+  f.environment.libraries.libraries[0].version = "550.90.07";
+  auto fs = run_checks(f);
+  ASSERT_EQ(ids(fs), std::vector<std::string>{"driver.version_mismatch"});
+  EXPECT_THAT(fs[0].message, ::testing::HasSubstr("550.54.14"));
+  EXPECT_THAT(fs[0].evidence.back(), ::testing::HasSubstr("550.90.07"));
+}
+
+TEST(EnvironmentChecks, StubAndCompatLibrariesAreNotTheDriver) {
+  Facts f = healthy_nvidia();
+  add_lib(f, "/usr/local/cuda/lib64/stubs/libcuda.so", "");
+  add_lib(f, "/usr/local/cuda/compat/libcuda.so.1", "560.28.03");
+  EXPECT_THAT(ids(run_checks(f)), ::testing::IsEmpty());
+}
+
+TEST(EnvironmentChecks, DevicePermissionAsNonRootOnly) {
+  Facts f = healthy_nvidia();
+  for (auto& n : f.environment.dev.nodes.value()) n.mode = 0660, n.gid = 44;
+  f.environment.identity.group_ids["video"] = 44;
+  f.environment.identity.user_name = std::string("ana");
+  auto fs = run_checks(f);
+  ASSERT_EQ(ids(fs), std::vector<std::string>{"driver.device_permission"});
+  EXPECT_THAT(fs[0].fix, ::testing::HasSubstr("usermod -a -G video ana"));
+  f.environment.identity.groups = {44};
+  EXPECT_THAT(ids(run_checks(f)), ::testing::IsEmpty());
+  f.environment.identity.groups = {};
+  f.environment.identity.uid = 0u;
+  EXPECT_THAT(ids(run_checks(f)), ::testing::IsEmpty());
+  f.environment.identity.uid = facts::Known<std::uint32_t>::unknown("no status");
+  EXPECT_THAT(ids(run_checks(f)), Not(Contains("driver.device_permission")));
+}
+
+TEST(EnvironmentChecks, CudaVisibleDevicesSemantics) {
+  auto with = [](std::string value) {
+    Facts f = healthy_nvidia();
+    f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = std::move(value);
+    return run_checks(f);
+  };
+  EXPECT_EQ(ids(with("")), std::vector<std::string>{"env.cuda_visible_devices_hidden"});
+  EXPECT_EQ(ids(with("-1")), std::vector<std::string>{"env.cuda_visible_devices_hidden"});
+  EXPECT_EQ(ids(with("1")), std::vector<std::string>{"env.cuda_visible_devices_invalid"});
+  EXPECT_EQ(with("1")[0].severity, Severity::error);
+  auto cut = with("0,3");
+  ASSERT_EQ(ids(cut), std::vector<std::string>{"env.cuda_visible_devices_invalid"});
+  EXPECT_EQ(cut[0].severity, Severity::warning);
+  EXPECT_THAT(ids(with("0")), ::testing::IsEmpty());
+  EXPECT_THAT(ids(with(" 0 ")), ::testing::IsEmpty());
+}
+
+TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
+  Facts f = empty_machine();
+  f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";
+  EXPECT_EQ(ids(run_checks(f)), std::vector<std::string>{"hw.no_gpu"});
+}
+
+TEST(EnvironmentChecks, UvmMissingIsAWarningWhenNvidiaModprobeCanLoadIt) {
+  Facts f = healthy_nvidia();
+  auto& mods = f.environment.kernel.modules.value();
+  mods.erase(std::remove_if(mods.begin(), mods.end(), [](auto& m) { return m.name == "nvidia_uvm"; }), mods.end());
+  auto fs = run_checks(f);
+  ASSERT_EQ(ids(fs), std::vector<std::string>{"driver.uvm_missing"});
+  EXPECT_EQ(fs[0].severity, Severity::error);
+  f.environment.libraries.nvidia_modprobe_setuid = true;
+  fs = run_checks(f);
+  ASSERT_EQ(ids(fs), std::vector<std::string>{"driver.uvm_missing"});
+  EXPECT_EQ(fs[0].severity, Severity::warning);
+  f.environment.container.in_container = true;  // nvidia-modprobe cannot help inside a container
+  f.environment.container.runtime = "docker";
+  auto& nodes = f.environment.dev.nodes.value();
+  nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [](auto& n) { return n.path == "/dev/nvidia-uvm"; }),
+              nodes.end());
+  fs = run_checks(f);
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(find(fs, "driver.uvm_missing")->severity, Severity::error);
+}
+
+TEST(EnvironmentChecks, ForcedCpuTableMatchesOnlyWhatItSays) {
+  Facts f = healthy_nvidia();
+  auto& env = f.environment.env.value();
+  env["JAX_PLATFORMS"] = "cuda,cpu";
+  EXPECT_THAT(ids(run_checks(f)), ::testing::IsEmpty());
+  env["JAX_PLATFORMS"] = "cpu";
+  EXPECT_EQ(ids(run_checks(f)), std::vector<std::string>{"env.framework_forced_cpu"});
+  env.erase("JAX_PLATFORMS");
+  env["ACCELERATE_USE_CPU"] = "False";
+  EXPECT_THAT(ids(run_checks(f)), ::testing::IsEmpty());
+  env["ACCELERATE_USE_CPU"] = "true";
+  EXPECT_EQ(ids(run_checks(f)), std::vector<std::string>{"env.framework_forced_cpu"});
+}
+
+TEST(EnvironmentChecks, ErrorsComeBeforeWarningsAndLowerLayersFirst) {
+  Facts f = healthy_nvidia();
+  f.environment.env.value()["CUDA_LAUNCH_BLOCKING"] = "1";
+  f.environment.libraries.libraries[0].version = "535.1.1";
+  f.environment.pci.devices.value().push_back(gpu("0000:02:00.0", 0x10de, "nouveau"));
+  auto fs = run_checks(f);
+  ASSERT_EQ(ids(fs), (std::vector<std::string>{"hw.nouveau_bound", "driver.version_mismatch", "env.cuda_debug_vars"}));
+}
+
+}  // namespace
+}  // namespace gpudoctor::checks
