@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <checks/check.hpp>
+#include <watch/verdict.hpp>
 
 namespace gpudoctor::cli {
 
 std::vector<facts::FindingInfo> finding_catalog() {
   std::vector<facts::FindingInfo> out;
   for (const auto& c : checks::all_checks()) out.push_back(c.info);
+  for (const auto& info : watch::run_verdict_infos()) out.push_back(info);
   return out;
 }
 

@@ -1,0 +1,107 @@
+#include <cli/run_report.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include <checks/check.hpp>
+#include <cli/command.hpp>
+#include <cli/gather.hpp>
+#include <cli/machine.hpp>
+#include <cli/output.hpp>
+#include <render/html_renderer.hpp>
+#include <render/json_renderer.hpp>
+#include <render/text_renderer.hpp>
+#include <sys/clock.hpp>
+#include <watch/verdict.hpp>
+
+namespace gpudoctor::cli {
+namespace {
+
+render::ColorMode stderr_color() {
+  const char* no_color = std::getenv("NO_COLOR");
+  bool tty = ::isatty(STDERR_FILENO) == 1;
+  return tty && (no_color == nullptr || *no_color == '\0') ? render::ColorMode::always : render::ColorMode::never;
+}
+
+bool write_file(const std::string& path, const std::string& content, const char* what) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  out.close();
+  if (!out) {
+    std::cerr << "gpudoctor: could not write the " << what << " report to " << path << '\n';
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double own_cpu_seconds() {
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  auto secs = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; };
+  return secs(ru.ru_utime) + secs(ru.ru_stime);
+}
+
+int report_run(const watch::Timeline& timeline, const watch::OutputLog& log, const RunReportOptions& o) {
+  facts::Facts machine_facts;
+  std::vector<facts::Finding> machine;
+  std::vector<std::string> notes;
+  if (auto m = Machine::open("/")) {
+    machine_facts = gather_facts(m->fs(), GatherOptions{});
+    machine = checks::run_checks(machine_facts);
+  } else {
+    notes.push_back("the machine's other layers were not checked: " + m.error().message);
+  }
+  watch::Verdict verdict = watch::decide(timeline, machine, log.findings());
+  notes.insert(notes.end(), verdict.notes.begin(), verdict.notes.end());
+  if (timeline.samples.size() < 2) {
+    notes.push_back(fmt::format("only {} sample(s) were taken: a run this short may have used the GPU between samples",
+                                timeline.samples.size()));
+  }
+  if (timeline.observer_cpu_seconds.known() && timeline.duration_s >= 1.0) {
+    notes.push_back(fmt::format("watching cost {:.3f} s of CPU over {:.1f} s ({:.2f} % of one core)",
+                                *timeline.observer_cpu_seconds, timeline.duration_s,
+                                100.0 * *timeline.observer_cpu_seconds / timeline.duration_s));
+  }
+
+  render::Report report;
+  report.command = o.command;
+  report.host = machine_facts.meta.hostname.value_or("unknown");
+  report.time = sys::now_utc_iso8601();
+  report.findings = std::move(verdict.findings);
+  report.facts = timeline;
+  report.notes = std::move(notes);
+
+  std::cerr << "\ngpudoctor " << o.command << ": verdict\n";
+  render::TextRenderer(stderr_color()).render(report, std::cerr);
+  std::cerr.flush();
+
+  bool ok = true;
+  if (!o.json_file.empty()) {
+    auto j = render::report_to_json(report);
+    j["verdict"] = !report.findings.empty() && report.findings.front().layer == facts::Layer::run
+                       ? nlohmann::json(report.findings.front().id)
+                       : nlohmann::json(nullptr);
+    j["timeline"] = std::move(j["facts"]);
+    j.erase("facts");
+    j["machine_facts"] = machine_facts;
+    ok &= write_file(o.json_file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "JSON");
+  }
+  if (!o.html_file.empty()) {
+    std::ostringstream html;
+    render::HtmlRenderer().render(report, html);
+    ok &= write_file(o.html_file, html.str(), "HTML");
+  }
+  if (!ok) return k_exit_usage;
+  return exit_status(report);
+}
+
+}  // namespace gpudoctor::cli

@@ -1,0 +1,26 @@
+// The end of `gpudoctor run` and `gpudoctor watch`: the observed timeline joined with this
+// machine's findings (every layer's checks) and the matched log messages into the verdict, printed
+// to stderr (the child owned stdout) and written as JSON and self-contained HTML where asked.
+#pragma once
+
+#include <string>
+
+#include <watch/output_log.hpp>
+#include <watch/timeline.hpp>
+
+namespace gpudoctor::cli {
+
+struct RunReportOptions {
+  std::string command;    // "run" or "watch"
+  std::string json_file;  // "" for none
+  std::string html_file;  // "" for none
+};
+
+// Returns k_exit_ok, k_exit_findings (the verdict or a finding it names is an error), or
+// k_exit_usage when a report file could not be written. `run` exits with the child's status anyway.
+int report_run(const watch::Timeline& timeline, const watch::OutputLog& log, const RunReportOptions& options);
+
+// gpudoctor's own CPU time so far (user + system), in seconds.
+double own_cpu_seconds();
+
+}  // namespace gpudoctor::cli
