@@ -260,8 +260,10 @@ Symbol Analyzer::infer_call(Node call, int depth) {
   if (fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute)) {
     const Symbol* callee = lookup(fn.text());
     if (callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model)) {
+      // On an accelerator if the module is; otherwise unknown: a loss module has no parameters and
+      // its output lives where its inputs do.
       out.kind = Kind::tensor;
-      out.placement = callee->placement;
+      out.placement = callee->placement == Placement::accelerator ? Placement::accelerator : Placement::unknown;
     }
   }
   return out;

@@ -72,6 +72,10 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
   walk(
       root, source,
       [&](Node n) {
+        if (n.is_missing() && !ff.has_syntax_error) {  // tree-sitter inserted a token to recover
+          ff.has_syntax_error = true;
+          ff.first_error_row = n.row();
+        }
         switch (n.kind()) {
           case NodeKind::error:
             if (!ff.has_syntax_error) ff.first_error_row = n.row();
@@ -167,6 +171,10 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
           loops.pop_back();
         }
       });
+  if (root.has_error() && !ff.has_syntax_error) {
+    ff.has_syntax_error = true;
+    ff.first_error_row = root.row();
+  }
   std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
             [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });
   // Module classes, following bases defined in the same file (to a fixed point).

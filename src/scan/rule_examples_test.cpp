@@ -77,7 +77,9 @@ TEST(RuleExamples, FindingsMatchExpectMarkers) {
       auto expected = expected_markers(*src);
       bool is_good = p.filename().string().rfind("good_", 0) == 0;
       for (const auto& k : expected) {
-        if (is_good) EXPECT_NE(std::get<2>(k), rule_id) << display << ": a good example must not expect its own rule";
+        if (is_good) {
+          EXPECT_NE(std::get<2>(k), rule_id) << display << ": a good example must not expect its own rule";
+        }
       }
       std::set<Key> found;
       for (const auto& f : analyze(*src).findings) found.insert({f.location->cell, f.location->line, f.id});

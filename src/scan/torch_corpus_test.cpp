@@ -4,6 +4,7 @@
 // are about twice what the scan reports today, after the false positives seen there were fixed;
 // a rule that starts firing across the library breaks them.
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -18,12 +19,14 @@ namespace {
 constexpr std::size_t k_max_total = 100;
 constexpr int k_max_per_rule = 50;
 
-// Where torch is installed, asked of python3 without importing torch (find_spec only locates it).
-std::string torch_dir() {
-  FILE* p = ::popen(
-      "python3 -c \"import importlib.util, os; s = importlib.util.find_spec('torch'); "
-      "print(os.path.dirname(s.origin) if s and s.origin else '')\" 2>/dev/null",
-      "r");
+// Where torch is installed: $GPUDOCTOR_TORCH_DIR, else asked of python3 and then of the system
+// interpreter (Debian's python3-torch is visible to /usr/bin/python3, not to a pyenv or venv one),
+// without importing torch (find_spec only locates it).
+std::string ask_python(const std::string& python) {
+  std::string cmd = python +
+                    " -c \"import importlib.util, os; s = importlib.util.find_spec('torch'); "
+                    "print(os.path.dirname(s.origin) if s and s.origin else '')\" 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) return {};
   char buf[4096] = {};
   std::string out;
@@ -31,6 +34,15 @@ std::string torch_dir() {
   ::pclose(p);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
+}
+
+std::string torch_dir() {
+  if (const char* dir = std::getenv("GPUDOCTOR_TORCH_DIR"); dir != nullptr && *dir != '\0') return dir;
+  for (const char* python : {"python3", "/usr/bin/python3"}) {
+    std::string dir = ask_python(python);
+    if (!dir.empty()) return dir;
+  }
+  return {};
 }
 
 TEST(TorchCorpus, NoCrashAndNoFindingStorm) {
