@@ -1,4 +1,4 @@
-// gpudoctor check [--root DIR|FILE.tar.gz] [--facts FILE] [--json|--markdown] [--color WHEN]
+// gpudoctor check [--root DIR|FILE.tar.gz] [--facts FILE] [--json|--markdown] [--color WHEN] [--python PATH]... [--deep]
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -20,6 +20,8 @@ struct CheckOptions {
   bool markdown = false;
   std::string color = "auto";
   double timeout_s = 5.0;
+  std::vector<std::string> python;
+  bool deep = false;
 };
 
 int run_check(const CheckOptions& o) {
@@ -39,6 +41,8 @@ int run_check(const CheckOptions& o) {
     }
     GatherOptions g;
     g.timeout_ms = static_cast<int>(o.timeout_s * 1000);
+    g.python = o.python;
+    g.deep = o.deep ? probe::DeepImport::on : probe::DeepImport::off;
     f = gather_facts(machine->fs(), g);
     f.meta.root = machine->display_root();
   }
@@ -65,6 +69,9 @@ CommandRunner setup_check(CLI::App& sub) {
   sub.add_flag("--markdown", o->markdown, "Print Markdown, for bug reports")->excludes(json);
   sub.add_option("--color", o->color, "Colour: auto, always, never")->check(CLI::IsMember({"auto", "always", "never"}));
   sub.add_option("--timeout", o->timeout_s, "Seconds each child-process probe may take")->check(CLI::Range(0.1, 600.0));
+  sub.add_option("--python", o->python, "Also diagnose this Python interpreter (repeatable)");
+  sub.add_flag("--deep", o->deep,
+               "Also import each framework in an isolated interpreter and compare what it says with the static reading");
   return [o] { return run_check(*o); };
 }
 

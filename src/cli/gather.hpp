@@ -4,12 +4,15 @@
 #pragma once
 
 #include <facts/facts.hpp>
+#include <probe/python_probe.hpp>
 #include <sys/file_system.hpp>
 
 namespace gpudoctor::cli {
 
 struct GatherOptions {
   int timeout_ms = 5000;  // per child-process probe
+  std::vector<std::string> python;  // --python PATH: interpreters beyond the discovered ones
+  probe::DeepImport deep = probe::DeepImport::off;
 };
 
 facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options);

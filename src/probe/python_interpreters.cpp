@@ -1,0 +1,242 @@
+// Finding the interpreters a user runs and their sys.path. Live, `python -I -c` prints sys.path
+// exactly (isolated: no PYTHON* variables, no user site, no working directory on sys.path; the
+// working directory of the child is "/"), and what -I leaves out that a normal run has is put back
+// by rule: PYTHONPATH first, then the user site before the first site directory (CPython
+// Lib/site.py main(): addusersitepackages runs before addsitepackages; venvs without system site
+// packages turn the user site off). Under --root, the layout says the same from files.
+#include <probe/python_probe.hpp>
+
+#include <sys/subprocess.hpp>
+#include <util/path.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+namespace gpudoctor::probe {
+namespace {
+
+using facts::InterpreterOrigin;
+
+// NUL-separated so that no path can break the framing; no json import, which would double the
+// interpreter's start-up time.
+constexpr std::string_view k_query_script =
+    "import sys\n"
+    "try:\n"
+    " import site;u=site.getusersitepackages()\n"
+    "except Exception:\n"
+    " u=''\n"
+    "sys.stdout.write('\\0'.join(['%d.%d'%sys.version_info[:2],sys.prefix,sys.base_prefix,u]+sys.path))\n";
+
+std::optional<std::string> env_value(const std::map<std::string, std::string>& env, const char* name) {
+  auto it = env.find(name);
+  if (it == env.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
+
+// pyenv's shims are bash scripts that run `pyenv exec` (a quarter of a second); the version they
+// pick follows pyenv's own order: PYENV_VERSION, a .python-version file from the working
+// directory up, then $PYENV_ROOT/version. "system" means the next interpreter on PATH.
+std::optional<std::string> resolve_pyenv_shim(const sys::FileSystem& fs, const std::string& shim,
+                                              const std::map<std::string, std::string>& env,
+                                              const std::string& cwd) {
+  auto dir = std::string(util::dir_name(shim));
+  if (util::base_name(dir) != "shims") return std::nullopt;
+  auto head = fs.read_text(shim, 512);
+  if (!head || !head->starts_with("#!") || !util::contains(*head, "pyenv")) return std::nullopt;
+  auto root = std::string(util::dir_name(dir));
+  std::string version;
+  if (auto v = env_value(env, "PYENV_VERSION")) version = *v;
+  for (std::string d = cwd; version.empty() && !d.empty();) {
+    if (auto f = fs.read_text(util::join_path(d, ".python-version"), 4096)) version = *f;
+    if (d == "/") break;
+    d = std::string(util::dir_name(d));
+  }
+  if (version.empty()) {
+    if (auto f = fs.read_text(util::join_path(root, "version"), 4096)) version = *f;
+  }
+  auto first = util::trim(util::split(util::trim(version), '\n').front());
+  first = util::trim(util::split(util::split(first, ':').front(), ' ').front());
+  if (first.empty() || first == "system") return std::string();
+  return util::join_path(util::join_path(util::join_path(util::join_path(root, "versions"), first), "bin"),
+                         util::base_name(shim));
+}
+
+std::vector<std::string> version_dirs(const sys::FileSystem& fs, const std::string& lib) {
+  std::vector<std::string> out;
+  if (auto list = fs.list_dir(lib)) {
+    for (const auto& e : *list) {
+      if (e.name.starts_with("python3.") && e.name.find_first_not_of("0123456789", 8) == std::string::npos) {
+        out.push_back(e.name.substr(6));
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+    return util::compare_versions(util::parse_version(a).value_or(std::vector<int>{}),
+                                  util::parse_version(b).value_or(std::vector<int>{})) < 0;
+  });
+  return out;
+}
+
+std::map<std::string, std::string> read_pyvenv_cfg(const sys::FileSystem& fs, const std::string& path) {
+  std::map<std::string, std::string> out;
+  auto text = fs.read_text(path, 16 * 1024);
+  if (!text) return out;
+  for (auto line : util::lines(*text)) {
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    out[std::string(util::trim(line.substr(0, eq)))] = std::string(util::trim(line.substr(eq + 1)));
+  }
+  return out;
+}
+
+// The site directories of a prefix that is not a venv, as that prefix's site.py adds them.
+std::vector<std::string> site_dirs(const sys::FileSystem& fs, const std::string& prefix, const std::string& xy) {
+  std::vector<std::string> out;
+  if (fs.exists(util::join_path(prefix, "lib/python3/dist-packages"))) {
+    // Debian's patched site.py (python3.X package, Lib/site.py getsitepackages).
+    out.push_back(fmt::format("/usr/local/lib/python{}/dist-packages", xy));
+    out.push_back(util::join_path(prefix, "lib/python3/dist-packages"));
+    out.push_back(fmt::format("{}/lib/python{}/dist-packages", prefix, xy));
+  } else {
+    out.push_back(fmt::format("{}/lib/python{}/site-packages", prefix, xy));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<InterpreterCandidate> discover_interpreters(const sys::FileSystem& fs,
+                                                        const std::map<std::string, std::string>& env,
+                                                        const std::vector<std::string>& extra,
+                                                        const std::string& cwd) {
+  std::vector<InterpreterCandidate> out;
+  std::set<std::string> keys;
+  auto add = [&](const std::string& path, InterpreterOrigin origin, std::string label) {
+    auto st = fs.stat(path);
+    if (!st || st->type != sys::FileType::regular || (st->mode & 0111) == 0) return;
+    // A venv's bin/python links to the base interpreter but is another environment: the key keeps
+    // the directory it was invoked from.
+    auto dir = fs.real_path(util::dir_name(path)).value_or(std::string(util::dir_name(path)));
+    auto key = dir + "\n" + fs.real_path(path).value_or(path);
+    if (!keys.insert(key).second) return;
+    out.push_back({path, origin, std::move(label)});
+  };
+  if (auto venv = env_value(env, "VIRTUAL_ENV")) {
+    add(util::join_path(*venv, "bin/python"), InterpreterOrigin::virtual_env, "the venv " + *venv);
+  }
+  if (auto conda = env_value(env, "CONDA_PREFIX")) {
+    add(util::join_path(*conda, "bin/python"), InterpreterOrigin::conda_env, "the conda env " + *conda);
+  }
+  if (auto path = env_value(env, "PATH")) {
+    for (auto name : {"python3", "python"}) {
+      for (auto dir : util::split(*path, ':')) {
+        if (dir.empty() || dir[0] != '/') continue;
+        auto candidate = util::join_path(dir, name);
+        if (!fs.exists(candidate)) continue;
+        if (auto real = resolve_pyenv_shim(fs, candidate, env, cwd)) {
+          if (real->empty()) continue;  // pyenv "system": the next one on PATH
+          add(*real, InterpreterOrigin::path, fmt::format("{} on PATH (pyenv shim for {})", name, *real));
+        } else {
+          add(candidate, InterpreterOrigin::path, fmt::format("{} on PATH ({})", name, candidate));
+        }
+        break;
+      }
+    }
+  }
+  for (const auto& p : extra) add(p, InterpreterOrigin::option, "--python " + p);
+  return out;
+}
+
+sys::Expected<InterpreterInfo> parse_interpreter_query(std::string_view out, const sys::FileSystem& fs) {
+  auto parts = util::split(out, '\0');
+  if (parts.size() < 4) return sys::Error{sys::ErrorCode::invalid, "unexpected output from the sys.path query"};
+  InterpreterInfo info;
+  info.version = std::string(parts[0]);
+  info.prefix = std::string(parts[1]);
+  std::string base_prefix(parts[2]);
+  std::string user_site(parts[3]);
+  for (std::size_t i = 4; i < parts.size(); ++i) info.sys_path.emplace_back(parts[i]);
+  bool system_site = info.prefix == base_prefix ||
+                     std::any_of(info.sys_path.begin(), info.sys_path.end(), [&](const std::string& p) {
+                       return p.starts_with(base_prefix + "/") &&
+                              (p.ends_with("site-packages") || p.ends_with("dist-packages"));
+                     });
+  if (!user_site.empty() && system_site && fs.exists(user_site)) {
+    auto at = std::find_if(info.sys_path.begin(), info.sys_path.end(), [](const std::string& p) {
+      return p.ends_with("site-packages") || p.ends_with("dist-packages");
+    });
+    info.sys_path.insert(at, user_site);
+  }
+  return info;
+}
+
+sys::Expected<InterpreterInfo> run_interpreter_query(const std::string& interpreter, int timeout_ms) {
+  sys::ProcessOptions o;
+  o.argv = {interpreter, "-I", "-c", std::string(k_query_script)};
+  o.cwd = "/";
+  o.timeout = std::chrono::milliseconds(timeout_ms);
+  o.output_limit = 1 << 20;
+  auto r = sys::run_process(o);
+  if (!r) return r.error();
+  if (r->timed_out) return sys::Error{sys::ErrorCode::timeout, fmt::format("{} -I -c: no answer in {} ms", interpreter, timeout_ms)};
+  if (!r->ok()) {
+    auto err = util::trim(r->err);
+    if (err.size() > 300) err = err.substr(err.size() - 300);
+    return sys::Error{sys::ErrorCode::io, fmt::format("{} -I -c failed ({}): {}", interpreter,
+                                                       r->term_signal ? sys::signal_name(r->term_signal)
+                                                                      : "exit " + std::to_string(r->exit_code),
+                                                       err)};
+  }
+  auto live = sys::make_rooted_file_system("/");
+  return parse_interpreter_query(r->out, *live);
+}
+
+sys::Expected<InterpreterInfo> layout_interpreter_info(const sys::FileSystem& fs, const std::string& interpreter) {
+  InterpreterInfo info;
+  auto bin = std::string(util::dir_name(interpreter));
+  auto prefix = std::string(util::dir_name(bin));
+  auto cfg_path = util::join_path(prefix, "pyvenv.cfg");
+  auto cfg = read_pyvenv_cfg(fs, cfg_path);
+  std::string base = prefix;
+  if (!cfg.empty() && cfg.contains("home")) base = std::string(util::dir_name(cfg["home"]));
+  std::string xy;
+  for (const char* key : {"version_info", "version"}) {
+    if (cfg.contains(key) && xy.empty()) {
+      auto v = util::split(cfg[key], '.');
+      if (v.size() >= 2) xy = fmt::format("{}.{}", v[0], v[1]);
+    }
+  }
+  if (xy.empty()) {
+    auto name = std::string(util::base_name(fs.real_path(interpreter).value_or(interpreter)));
+    if (name.starts_with("python3.")) xy = name.substr(6);
+  }
+  if (xy.empty()) {
+    auto found = version_dirs(fs, util::join_path(prefix, "lib"));
+    if (found.empty()) found = version_dirs(fs, util::join_path(base, "lib"));
+    if (found.empty()) {
+      return sys::Error{sys::ErrorCode::not_found, fmt::format("no lib/python3.X under {} or {}", prefix, base)};
+    }
+    xy = found.back();
+  }
+  info.version = xy;
+  info.prefix = prefix;
+  auto nodot = xy;
+  nodot.erase(std::remove(nodot.begin(), nodot.end(), '.'), nodot.end());
+  info.sys_path = {fmt::format("{}/lib/python{}.zip", base, nodot), fmt::format("{}/lib/python{}", base, xy),
+                   fmt::format("{}/lib/python{}/lib-dynload", base, xy)};
+  if (!cfg.empty()) {
+    info.sys_path.push_back(fmt::format("{}/lib/python{}/site-packages", prefix, xy));
+    if (cfg["include-system-site-packages"] == "true") {
+      for (auto& d : site_dirs(fs, base, xy)) info.sys_path.push_back(std::move(d));
+    }
+  } else {
+    for (auto& d : site_dirs(fs, prefix, xy)) info.sys_path.push_back(std::move(d));
+  }
+  return info;
+}
+
+}  // namespace gpudoctor::probe
