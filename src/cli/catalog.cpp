@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <checks/check.hpp>
+#include <scan/rules.hpp>
 #include <watch/verdict.hpp>
 
 namespace gpudoctor::cli {
@@ -10,6 +11,7 @@ namespace gpudoctor::cli {
 std::vector<facts::FindingInfo> finding_catalog() {
   std::vector<facts::FindingInfo> out;
   for (const auto& c : checks::all_checks()) out.push_back(c.info);
+  for (const auto& r : scan::all_rules()) out.push_back(r.info);
   for (const auto& info : watch::run_verdict_infos()) out.push_back(info);
   return out;
 }
