@@ -8,7 +8,7 @@
 # environment holding torch (Debian's python3-torch for /usr/bin/python3), as the target is stated
 # for; set BENCH_KEEP_PATH=1 to measure with the caller's PATH instead.
 set -euo pipefail
-gpudoctor=${1:-build/gpudoctor}
+gpudoctor=$(realpath "${1:-build/gpudoctor}")
 runs=${2:-10}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 [[ ${BENCH_KEEP_PATH:-0} == 1 ]] || export PATH=/usr/local/bin:/usr/bin:/bin
