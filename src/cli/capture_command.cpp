@@ -26,6 +26,8 @@ int run_capture(const CaptureOptions& o) {
                          {"time", sys::now_utc_iso8601()},
                          {"host", f.meta.hostname.value_or("unknown")}};
   std::map<std::string, std::string> extra = {{"/.gpudoctor/capture.json", meta.dump(2) + "\n"}};
+  // Interpreters are not re-run under --root: their sys.path and the working directory travel here.
+  extra[std::string(probe::k_python_capture_path)] = probe::python_capture_document(f.framework);
   auto capture = probe::build_capture(*live, recorder.accesses(), extra);
   auto written = sys::write_tar_gz(o.output, capture.entries);
   if (!written) {

@@ -62,7 +62,11 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
         std::string relative = fs::path(p).lexically_relative(root).generic_string();
         if (entry.is_directory(e2) && !entry.is_symlink(e2)) {
           if (skipped_dir(p)) {
-            ++skipped;
+            // Caches hold no source worth a note; venvs, site-packages and .git are worth naming.
+            std::string name = p.filename().string();
+            if (name != "__pycache__" && name.find("cache") == std::string::npos && name != ".ipynb_checkpoints") {
+              ++skipped;
+            }
             continue;
           }
           if (config.excluded(relative)) continue;
@@ -74,7 +78,7 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
     }
     if (skipped > 0) {
       out.notes.push_back(root + ": " + std::to_string(skipped) +
-                          " directories skipped (.git, virtual environments, site-packages, node_modules, caches); "
+                          " directories skipped (.git, virtual environments, site-packages, node_modules); "
                           "name one explicitly to scan it");
     }
   }
