@@ -45,6 +45,7 @@ std::span<const Check> all_checks();
 // The checks of each layer, defined in their own files.
 std::span<const Check> environment_checks();
 std::span<const Check> kernel_driver_checks();
+std::span<const Check> driver_checks();
 std::span<const Check> framework_checks();
 
 // Runs every check and returns the findings, root cause first. A finding that a lower-layer

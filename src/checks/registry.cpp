@@ -23,7 +23,7 @@ Finding& FindingSink::emit(std::string message, std::vector<std::string> evidenc
 std::span<const Check> all_checks() {
   static const std::vector<Check> k_all = [] {
     std::vector<Check> all;
-    for (auto layer : {environment_checks(), kernel_driver_checks(), framework_checks()}) {
+    for (auto layer : {environment_checks(), kernel_driver_checks(), driver_checks(), framework_checks()}) {
       all.insert(all.end(), layer.begin(), layer.end());
     }
     return all;

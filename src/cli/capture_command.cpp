@@ -7,6 +7,7 @@
 #include <cli/command.hpp>
 #include <cli/gather.hpp>
 #include <probe/capture.hpp>
+#include <probe/driver/driver_probe.hpp>
 #include <sys/clock.hpp>
 #include <sys/recording_file_system.hpp>
 
@@ -25,7 +26,10 @@ int run_capture(const CaptureOptions& o) {
                          {"tool_version", GPUDOCTOR_VERSION},
                          {"time", sys::now_utc_iso8601()},
                          {"host", f.meta.hostname.value_or("unknown")}};
-  std::map<std::string, std::string> extra = {{"/.gpudoctor/capture.json", meta.dump(2) + "\n"}};
+  std::map<std::string, std::string> extra = {
+      {"/.gpudoctor/capture.json", meta.dump(2) + "\n"},
+      {std::string(probe::k_recorded_driver_path),
+       nlohmann::json(f.driver).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"}};
   // Interpreters are not re-run under --root: their sys.path and the working directory travel here.
   extra[std::string(probe::k_python_capture_path)] = probe::python_capture_document(f.framework);
   auto capture = probe::build_capture(*live, recorder.accesses(), extra);

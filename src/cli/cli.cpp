@@ -19,6 +19,8 @@ const Command k_commands[] = {
     {"watch", "Watch a running process tree (--pid) until it exits, then say whether it used the GPU", setup_watch},
     {"libs", "Show which file each needed library of FILE resolves to, as ld.so would (never runs FILE)", setup_libs},
     {"kernels", "List the GPU architectures (cubin, PTX) compiled into FILE; with --cc, can that GPU run them", setup_kernels},
+    // Hidden (no summary): the child process of the driver probe.
+    {"__probe-driver", "", setup_probe_driver},
 };
 
 }  // namespace
@@ -32,6 +34,7 @@ int run_cli(int argc, char** argv) {
   std::map<const CLI::App*, CommandRunner> runners;
   for (const auto& c : commands()) {
     CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    if (c.summary.empty()) sub->group("");
     runners[sub] = c.setup(*sub);
   }
   try {

@@ -41,5 +41,6 @@ CommandRunner setup_run(CLI::App& sub);
 CommandRunner setup_watch(CLI::App& sub);
 CommandRunner setup_libs(CLI::App& sub);
 CommandRunner setup_kernels(CLI::App& sub);
+CommandRunner setup_probe_driver(CLI::App& sub);
 
 }  // namespace gpudoctor::cli

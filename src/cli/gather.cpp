@@ -1,11 +1,23 @@
 #include <cli/gather.hpp>
 
+#include <probe/driver/driver_probe.hpp>
 #include <probe/probe.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace gpudoctor::cli {
 namespace {
+
+// The libraries the driver probe asks: named by GPUDOCTOR_*_LIBRARY (unusual installs, test doubles).
+probe::DriverProbeOptions driver_probe_options(const GatherOptions& options) {
+  probe::DriverProbeOptions o;
+  o.timeout = std::chrono::milliseconds(options.timeout_ms);
+  if (const char* v = std::getenv("GPUDOCTOR_NVML_LIBRARY"); v && *v) o.nvml_library = v;
+  if (const char* v = std::getenv("GPUDOCTOR_CUDA_LIBRARY"); v && *v) o.cuda_library = v;
+  if (const char* v = std::getenv("GPUDOCTOR_CUDART_LIBRARY"); v && *v) o.cudart_library = v;
+  return o;
+}
 
 probe::PythonProbeOptions python_probe_options(const sys::FileSystem& fs, const GatherOptions& options) {
   probe::PythonProbeOptions o;
@@ -22,6 +34,8 @@ probe::PythonProbeOptions python_probe_options(const sys::FileSystem& fs, const 
 
 facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options) {
   facts::Facts f = probe::probe_files(fs);
+  // Libraries are loaded on the live machine only; a replayed tree's answers were read above.
+  if (fs.is_live()) f.driver = probe::probe_driver(fs, driver_probe_options(options));
   f.framework = probe::probe_python(fs, f.environment.env, python_probe_options(fs, options));
   return f;
 }

@@ -1,3 +1,4 @@
+#include <probe/driver/driver_probe.hpp>
 #include <probe/probe.hpp>
 #include <util/path.hpp>
 #include <util/text.hpp>
@@ -43,6 +44,8 @@ facts::Facts probe_files(const sys::FileSystem& fs) {
   facts::Facts f;
   f.meta = probe_meta(fs);
   f.environment = probe_environment(fs);
+  // The driver's answers are not files; a captured tree carries them in /.gpudoctor/driver.json.
+  if (!fs.is_live()) f.driver = read_recorded_driver(fs);
   return f;
 }
 
