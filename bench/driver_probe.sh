@@ -16,14 +16,18 @@ export GPUDOCTOR_FAKE_SCENARIO=$here/tests/driver/healthy.scenario
 
 median_ms() {  # median wall time of a command line, in ms
   python3 - "$n" "$@" <<'PY'
-import subprocess, sys, time, statistics
+import os, resource, subprocess, sys, time, statistics
 n = int(sys.argv[1]); cmd = sys.argv[2:]
-samples = []
+samples, cpu = [], []
 for _ in range(n):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     samples.append((time.perf_counter() - t) * 1000)
-print(f"{statistics.median(samples):8.2f} ms  (min {min(samples):.2f}, n={n})")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append((after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000)
+# CPU time (user+sys of the command and its children) is steadier than wall time on a busy machine.
+print(f"{statistics.median(samples):8.2f} ms wall (min {min(samples):.2f}), {statistics.median(cpu):7.2f} ms cpu, n={n}")
 PY
 }
 
