@@ -52,6 +52,7 @@ class RunObserver final : public sys::ChildObserver {
     watch::Sample s = m_sampler->sample(now());
     if (!s.processes.empty()) m_timeline.samples.push_back(std::move(s));
   }
+  std::vector<std::string> executables() const { return m_sampler ? m_sampler->executables() : std::vector<std::string>{}; }
   double now() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
 
  private:
@@ -95,6 +96,7 @@ int run_run(const RunOptions& o) {
                              exit->term_signal != 0 ? "killed by " + sys::signal_name(exit->term_signal)
                                                     : "exit status " + std::to_string(exit->exit_code)});
   timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before;
+  timeline.executables = observer.executables();
 
   report_run(timeline, log, {"run", o.json_file, o.html_file});
   return exit->shell_status();

@@ -55,7 +55,13 @@ int report_run(const watch::Timeline& timeline, const watch::OutputLog& log, con
   std::vector<facts::Finding> machine;
   std::vector<std::string> notes;
   if (auto m = Machine::open("/")) {
-    machine_facts = gather_facts(m->fs(), GatherOptions{});
+    GatherOptions g;
+    // The run's own interpreters are the ones whose framework builds explain it.
+    for (const auto& exe : timeline.executables) {
+      auto slash = exe.rfind('/');
+      if (exe.compare(slash == std::string::npos ? 0 : slash + 1, 6, "python") == 0) g.python.push_back(exe);
+    }
+    machine_facts = gather_facts(m->fs(), g);
     machine = checks::run_checks(machine_facts);
   } else {
     notes.push_back("the machine's other layers were not checked: " + m.error().message);

@@ -79,6 +79,7 @@ int run_watch(const WatchOptions& o) {
   timeline.duration_s = now();
   timeline.events.push_back({timeline.duration_s, watch::EventKind::note, "stop", facts::Severity::info, why_stopped});
   timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before;
+  timeline.executables = sampler.executables();
   watch::OutputLog no_output;
   return report_run(timeline, no_output, {"watch", o.json_file, o.html_file});
 }

@@ -45,7 +45,8 @@ Sample Sampler::sample(double t) {
     auto text = m_fs.read_text(proc + "/stat", k_stat_limit);
     if (!text) continue;  // exited since the tree was read
     auto st = parse_stat(*text);
-    if (!st) continue;
+    // A zombie has exited: it holds nothing, and a watched root that nobody reaped yet is done.
+    if (!st || st->state == 'Z') continue;
     ProcessSample p;
     p.pid = pid;
     p.ppid = st->ppid;
@@ -60,6 +61,12 @@ Sample Sampler::sample(double t) {
       p.cpu_percent = 100.0 * ticks / static_cast<double>(m_options.ticks_per_second) / (t - it->second.t);
     } else {
       p.cpu_percent = Known<double>::unknown("first sample of this process");
+    }
+    if (!known_before) {
+      auto exe = m_fs.read_link(proc + "/exe");
+      if (exe && std::find(m_executables.begin(), m_executables.end(), *exe) == m_executables.end()) {
+        m_executables.push_back(*exe);
+      }
     }
     if (known_before && it->second.maps_vsize == st->vsize) {
       now.maps_vsize = it->second.maps_vsize;

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <sys/file_system.hpp>
 #include <watch/gpu_source.hpp>
@@ -31,6 +33,10 @@ class Sampler {
   // The tree as it is now, stamped `t` seconds since the start. Empty processes once the root is gone.
   Sample sample(double t);
 
+  // Every distinct executable (/proc/PID/exe) of the tree so far: the interpreters whose framework
+  // builds the verdict's explanation should look at.
+  const std::vector<std::string>& executables() const { return m_executables; }
+
  private:
   struct Seen {
     std::uint64_t start_time = 0;
@@ -45,6 +51,7 @@ class Sampler {
   GpuSource& m_gpu;
   SamplerOptions m_options;
   std::map<int, Seen> m_seen;
+  std::vector<std::string> m_executables;
 };
 
 }  // namespace gpudoctor::watch

@@ -170,6 +170,7 @@ void to_json(nlohmann::json& j, const Timeline& t) {
        {"interval_s", t.interval_s},
        {"duration_s", t.duration_s},
        {"term_signal", t.term_signal},
+       {"executables", t.executables},
        {"gpu_source", t.gpu_source},
        {"samples", t.samples},
        {"events", t.events}};
@@ -184,6 +185,7 @@ void from_json(const nlohmann::json& j, Timeline& t) {
   t.interval_s = j.value("interval_s", 0.5);
   t.duration_s = j.value("duration_s", 0.0);
   t.term_signal = j.value("term_signal", 0);
+  t.executables = j.value("executables", std::vector<std::string>{});
   t.gpu_source = j.value("gpu_source", "");
   t.samples = j.value("samples", std::vector<Sample>{});
   t.events = j.value("events", std::vector<Event>{});

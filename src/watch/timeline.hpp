@@ -95,6 +95,7 @@ struct Timeline {
   std::vector<Event> events;
   Known<int> exit_status;              // as a shell reports it ($?); unknown for watch
   int term_signal = 0;                 // the signal that ended the child, 0 when it exited
+  std::vector<std::string> executables;  // distinct /proc/PID/exe of the tree
   std::string gpu_source;              // "NVML" or why per-GPU figures are unknown
   Known<double> observer_cpu_seconds;  // gpudoctor's own CPU time while observing
   bool operator==(const Timeline&) const = default;

@@ -180,12 +180,19 @@ std::vector<std::string> observation_evidence(const Timeline& t, const Observed&
   return ev;
 }
 
-// The other layers' findings that can explain a run that never reached the GPU.
+// The other layers' findings that can explain a run that never reached the GPU. A framework
+// finding explains it at any severity: a CPU-only torch is only "info" on a machine without a GPU,
+// yet it is still why this run could not have used one.
 std::vector<const Finding*> lower_layer_causes(std::span<const Finding> machine) {
   std::vector<const Finding*> out;
   for (const auto& f : machine) {
-    if (f.layer != Layer::run && f.severity != Severity::info) out.push_back(&f);
+    if (f.layer == Layer::run) continue;
+    if (f.severity != Severity::info || f.layer == Layer::framework) out.push_back(&f);
   }
+  std::stable_sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) {
+    if (facts::rank(a->severity) != facts::rank(b->severity)) return facts::rank(a->severity) < facts::rank(b->severity);
+    return facts::rank(a->layer) < facts::rank(b->layer);
+  });
   return out;
 }
 

@@ -85,6 +85,7 @@ bool names(const Finding& f, const std::string& id) {
 TEST(Verdict, NeverUsedGpuIsJoinedWithTheCpuOnlyBuild) {
   auto t = timeline(6, [](int) { return Sample{0, {proc(100, 99)}, {}}; });
   std::vector<Finding> machine = {
+      machine_finding("driver.no_driver_for_runtime", Layer::driver, Severity::warning, "No NVIDIA driver"),
       machine_finding("torch.cpu_only_build", Layer::framework, Severity::error, "torch 2.5.1+cpu is a CPU-only build"),
       machine_finding("env.some_info", Layer::environment, Severity::info, "just so you know"),
   };
@@ -94,12 +95,22 @@ TEST(Verdict, NeverUsedGpuIsJoinedWithTheCpuOnlyBuild) {
   EXPECT_EQ(f.id, "run.never_used_gpu");
   EXPECT_EQ(f.severity, Severity::error);
   EXPECT_TRUE(names(f, "torch.cpu_only_build"));
-  EXPECT_FALSE(names(f, "env.some_info")) << "an info finding explains nothing";
-  EXPECT_NE(f.message.find("torch 2.5.1+cpu"), std::string::npos) << f.message;
+  EXPECT_TRUE(names(f, "driver.no_driver_for_runtime"));
+  EXPECT_FALSE(names(f, "env.some_info")) << "an info finding outside the framework layer explains nothing";
+  EXPECT_NE(f.message.find("torch 2.5.1+cpu"), std::string::npos) << "the first (error) cause leads: " << f.message;
   EXPECT_NE(f.message.find("framework layer"), std::string::npos) << f.message;
-  EXPECT_EQ(f.fix, machine[0].fix) << "the root cause's fix is the fix";
-  ASSERT_EQ(v.findings.size(), 2u);
-  EXPECT_EQ(v.findings[1].id, "torch.cpu_only_build") << "the explaining finding is attached";
+  EXPECT_EQ(f.fix, machine[1].fix) << "the root cause's fix is the fix";
+  ASSERT_EQ(v.findings.size(), 3u);
+  EXPECT_EQ(v.findings[1].id, "torch.cpu_only_build") << "the explaining findings are attached, root cause first";
+  EXPECT_EQ(v.findings[2].id, "driver.no_driver_for_runtime");
+}
+
+TEST(Verdict, AFrameworkFindingExplainsAtAnySeverity) {
+  // On a machine with no GPU the framework layer reports a CPU-only build as info; it still explains.
+  auto t = timeline(4, [](int) { return Sample{0, {proc(100, 99)}, {}}; });
+  std::vector<Finding> machine = {
+      machine_finding("torch.cpu_only_build", Layer::framework, Severity::info, "torch is a CPU-only build")};
+  EXPECT_TRUE(names(decide(t, machine, {}).findings.at(0), "torch.cpu_only_build"));
 }
 
 TEST(Verdict, LoadedTheCudaRuntimeButOpenedNoDeviceSaysItTried) {
