@@ -46,6 +46,14 @@ std::map<std::string, std::string> real_loader(const std::string& file, const st
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(pos, end - pos);
     pos = end + 1;
+    // A soname that cannot be found ends the listing: "FILE: error while loading shared libraries:
+    // NAME: cannot open shared object file: No such file or directory".
+    auto err = line.find("error while loading shared libraries: ");
+    if (err != std::string::npos) {
+      auto name_at = err + std::string_view("error while loading shared libraries: ").size();
+      out[line.substr(name_at, line.find(':', name_at) - name_at)] = "not found";
+      continue;
+    }
     auto arrow = line.find(" => ");
     if (arrow == std::string::npos) continue;
     std::string name = line.substr(line.find_first_not_of(" \t"), arrow - line.find_first_not_of(" \t"));
@@ -242,7 +250,7 @@ TEST(Resolver, CachedEntryOfTheRightAbiIsUsedInACapturedTree) {
   put32(0);  // no extensions
   put32(0); put32(0); put32(0);
   put32(0x0003); put32(base); put32(base + 12); put32(0); put32(0); put32(0);
-  put32(0x0303); put32(base); put32(base + 32); put32(0); put32(0); put32(0);
+  put32(0x0303); put32(base); put32(base + 31); put32(0); put32(0); put32(0);
   cache += strings;
   auto fs_ = sys::make_memory_file_system({{"/etc/ld.so.cache", cache},
                                            {"/lib32/libfoo.so.1", elf32},
