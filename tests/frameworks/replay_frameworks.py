@@ -151,6 +151,21 @@ def torch_in_user_site_and_system(t):
                      "/usr/local/lib/python3.11/dist-packages", system]}])
 
 
+@scenario(ids={"torch.arch_unsupported"},
+          contains=("torch 2.5.1+cu121 has kernels for sm_50…sm_90; this GPU is sm_120", "no kernel image is available"))
+def torch_cu121_on_rtx_5090(t):
+    T.nvidia_desktop(t)
+    S.driver_answers(t, driver="570.124.06", cuda=12080, cc=(12, 0), name="NVIDIA GeForce RTX 5090")
+    S.torch(t, S.venv(t, VENV), "2.5.1+cu121", cuda="12.1")
+
+
+@scenario()
+def torch_cu128_on_rtx_5090(t):
+    T.nvidia_desktop(t)
+    S.driver_answers(t, driver="570.124.06", cuda=12080, cc=(12, 0), name="NVIDIA GeForce RTX 5090")
+    S.torch(t, S.venv(t, VENV), "2.7.0+cu128", cuda="12.8")
+
+
 @scenario(ids={"tf.cpu_only_build"}, contains=("tensorflow-cpu 2.15.0 in the venv",))
 def tensorflow_cpu_package(t):
     desktop(t)
