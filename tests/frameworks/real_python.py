@@ -2,7 +2,8 @@
 """A real interpreter with Debian's python3-torch (a CPU-only build): `gpudoctor check --python
 /usr/bin/python3` must call it torch.cpu_only_build from its files alone, and with --deep the
 import must agree (torch.cuda.is_available() False, torch.version.cuda None), so that
-deep.disagrees_with_static stays silent for it.
+deep.disagrees_with_static stays silent for it; a capture of this machine replayed with --root
+(nothing executed) must give the same finding from the recorded sys.path.
 
   real_python.py --gpudoctor build/gpudoctor [--python /usr/bin/python3]
 Exit 77 (skipped) when that interpreter cannot import torch.
@@ -12,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 SKIP = 77
 
@@ -29,6 +31,7 @@ def main():
     ap.add_argument("--gpudoctor", required=True)
     ap.add_argument("--python", default="/usr/bin/python3")
     args = ap.parse_args()
+    args.gpudoctor = os.path.abspath(args.gpudoctor)
     if not os.access(args.python, os.X_OK):
         print(f"SKIP: {args.python} does not exist (install python3)")
         return SKIP
@@ -65,6 +68,21 @@ def main():
                    and env["label"] in f["message"] and "torch" in f["message"]]
             if bad:
                 failures.append(f"deep.disagrees_with_static for a build that agrees: {bad[0]['message']}")
+    # Capture, then replay without executing anything: the recorded sys.path must give the same finding.
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = os.path.join(tmp, "capture.tar.gz")
+        env = dict(os.environ, PATH=os.path.dirname(real) + ":/bin")
+        c = subprocess.run([args.gpudoctor, "capture", "-o", archive], capture_output=True, text=True, env=env, cwd=tmp)
+        if c.returncode != 0:
+            failures.append(f"capture failed: {c.stderr}")
+        else:
+            r = subprocess.run([args.gpudoctor, "check", "--root", archive, "--json"], capture_output=True, text=True)
+            replay = json.loads(r.stdout)
+            if not any(f["id"] == "torch.cpu_only_build" for f in replay["findings"]):
+                failures.append("the replayed capture has no torch.cpu_only_build")
+            envs = replay["facts"]["framework"]["environments"]
+            if not envs or envs[0]["sys_path_source"] != "capture":
+                failures.append(f"the replay did not use the recorded sys.path: {envs[:1]}")
     for f in failures:
         print("FAIL", f)
     print("ok" if not failures else f"{len(failures)} failures")
