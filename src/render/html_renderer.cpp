@@ -252,10 +252,11 @@ void HtmlRenderer::render(const Report& report, std::ostream& out) const {
     }
   }
   const std::string gpu_source = tl.value("gpu_source", "");
-  std::string no_gpu_note = "GPU utilisation was not reported" + (gpu_source.empty() ? std::string() : ": " + gpu_source);
+  // The reason is in the page's header ("GPU figures: ..."); a long one would overflow the plot.
+  std::string no_gpu_note = "GPU utilisation was not reported (see \"GPU figures\" above): unknown, not 0 %";
   Panel busy_panel{"GPU busy (NVML utilization.gpu)", "%", {}, no_gpu_note};
   for (auto& [i, s] : busy) busy_panel.series.push_back(std::move(s));
-  Panel mem_panel{"GPU memory used", "GiB", {}, "GPU memory was not reported" + (gpu_source.empty() ? std::string() : ": " + gpu_source)};
+  Panel mem_panel{"GPU memory used", "GiB", {}, "GPU memory was not reported (see \"GPU figures\" above)"};
   for (auto& [i, s] : memory) mem_panel.series.push_back(std::move(s));
   Panel cpu_panel{"CPU per process (% of one core)", "%", {}, "no CPU samples (the run ended before a second sample)"};
   std::vector<std::pair<double, int>> order;
@@ -287,7 +288,11 @@ void HtmlRenderer::render(const Report& report, std::ostream& out) const {
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gpudoctor "
       << html_escape(report.command) << ": " << html_escape(command) << "</title>\n<style>" << k_style
       << "</style></head>\n<body>\n";
-  out << "<h1>gpudoctor " << html_escape(report.command) << ": <code>" << html_escape(command) << "</code></h1>\n";
+  // A long inline script would push everything below the fold: the heading shows its start.
+  constexpr std::size_t k_heading_chars = 120;
+  std::string shown = command.size() > k_heading_chars ? command.substr(0, k_heading_chars) + " ..." : command;
+  out << "<h1>gpudoctor " << html_escape(report.command) << ": <code title=\"" << html_escape(command) << "\">"
+      << html_escape(shown) << "</code></h1>\n";
   std::string exit_text;
   if (auto st = number(tl, "exit_status")) exit_text = fmt::format(" · exit status {:.0f}", *st);
   out << "<p class=\"meta\">" << html_escape(report.host) << " · " << html_escape(report.time)
@@ -297,23 +302,26 @@ void HtmlRenderer::render(const Report& report, std::ostream& out) const {
       << "</p>\n";
 
   out << "<h2>Verdict</h2>\n";
-  if (report.findings.empty() || report.findings.front().layer != facts::Layer::run) {
+  const bool has_verdict = !report.findings.empty() && report.findings.front().layer == facts::Layer::run;
+  if (has_verdict) {
+    out << finding_html(report.findings.front(), true);
+  } else {
     out << "<p>No verdict could be reached.</p>\n";
-  }
-  for (std::size_t i = 0; i < report.findings.size(); ++i) {
-    if (i == 1) out << "<h2>Findings that explain it</h2>\n";
-    out << finding_html(report.findings[i], i == 0 && report.findings[i].layer == facts::Layer::run);
   }
   if (!report.notes.empty()) {
     out << "<div class=\"notes\">";
     for (const auto& n : report.notes) out << "<p>Note: " << html_escape(n) << "</p>";
     out << "</div>\n";
   }
-
+  // The chart right below the verdict: the evidence a reader looks at first.
   out << "<h2>Timeline</h2>\n<div id=\"timeline\">\n";
   out << svg_panel(busy_panel, t_max, marks) << svg_panel(mem_panel, t_max, marks) << svg_panel(cpu_panel, t_max, marks)
       << svg_panel(proc_panel, t_max, marks);
   out << "</div>\n";
+  for (std::size_t i = has_verdict ? 1 : 0; i < report.findings.size(); ++i) {
+    if (i == (has_verdict ? 1u : 0u)) out << "<h2>" << (has_verdict ? "Findings that explain it" : "Findings") << "</h2>\n";
+    out << finding_html(report.findings[i], false);
+  }
   if (!events.empty()) {
     out << "<h2>Events</h2>\n<table><tr><th>time</th><th>id</th><th>severity</th><th>text</th></tr>\n";
     for (const auto& e : events) {
