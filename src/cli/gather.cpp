@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 
 namespace gpudoctor::cli {
 namespace {
@@ -34,9 +35,12 @@ probe::PythonProbeOptions python_probe_options(const sys::FileSystem& fs, const 
 
 facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options) {
   facts::Facts f = probe::probe_files(fs);
+  // The interpreters start while the driver is asked: both mostly wait on child processes.
+  auto python = std::async(std::launch::async, probe::probe_python, std::cref(fs), f.environment.env,
+                           python_probe_options(fs, options));
   // Libraries are loaded on the live machine only; a replayed tree's answers were read above.
   if (fs.is_live()) f.driver = probe::probe_driver(fs, driver_probe_options(options));
-  f.framework = probe::probe_python(fs, f.environment.env, python_probe_options(fs, options));
+  f.framework = python.get();
   return f;
 }
 
