@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <checks/check.hpp>
 #include <scan/rules.hpp>
 #include <watch/verdict.hpp>
+#include <watch/signature.hpp>
 
 namespace gpudoctor::cli {
 
@@ -13,6 +16,11 @@ std::vector<facts::FindingInfo> finding_catalog() {
   for (const auto& c : checks::all_checks()) out.push_back(c.info);
   for (const auto& r : scan::all_rules()) out.push_back(r.info);
   for (const auto& info : watch::run_verdict_infos()) out.push_back(info);
+  for (const auto& info : watch::signature_infos()) out.push_back(info);
+  // One section per layer in docs/checks.md, whichever registry an id comes from; stable, so each
+  // registry keeps its own order within a layer.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return facts::rank(a.layer) < facts::rank(b.layer); });
   return out;
 }
 

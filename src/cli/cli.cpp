@@ -14,6 +14,7 @@ const Command k_commands[] = {
     {"facts", "Print the facts the probes gathered, as JSON", setup_facts},
     {"capture", "Write the files the probes read into a .tar.gz that `check --root` replays", setup_capture},
     {"docs", "Print generated documentation (the finding catalogue)", setup_docs},
+    {"explain", "Explain a log or traceback: what each known GPU error means and the fix, root cause first", setup_explain},
     {"scan", "Statically check Python files and notebooks for device-placement and GPU-starvation mistakes", setup_scan},
     {"run", "Run a command as if gpudoctor were not there, then say whether (and how well) it used the GPU", setup_run},
     {"watch", "Watch a running process tree (--pid) until it exits, then say whether it used the GPU", setup_watch},

@@ -36,6 +36,7 @@ CommandRunner setup_check(CLI::App& sub);
 CommandRunner setup_facts(CLI::App& sub);
 CommandRunner setup_capture(CLI::App& sub);
 CommandRunner setup_docs(CLI::App& sub);
+CommandRunner setup_explain(CLI::App& sub);
 CommandRunner setup_scan(CLI::App& sub);
 CommandRunner setup_run(CLI::App& sub);
 CommandRunner setup_watch(CLI::App& sub);

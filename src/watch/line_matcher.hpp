@@ -2,27 +2,23 @@
 // one pass, in time linear in its size, whatever it contains (RE2 has no backtracking). Text is
 // matched as Latin-1: every byte is a character, so invalid UTF-8 and NUL bytes are just text.
 //
-// Two steps, because nearly every line of a real log matches nothing: `candidates()` runs the set
+// Three steps, because nearly every line of a real log matches nothing: `candidates()` runs the set
 // over a whole block of lines at once (one DFA pass, no per-line call overhead) and returns the
-// patterns that occur anywhere in it; `match_line()` then runs only those patterns on each line of
-// the block to find the lines and extract the named captures.
+// patterns that match in it; `find()` runs one of those over the block to locate its lines; and
+// `match_line()` runs the candidates on such a line to extract the named captures.
 //
 // Thread-safety: const after construction; instance() is built once (thread-safe static) and may be
 // shared by any number of LogScanners on any threads.
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include <watch/signature.hpp>
-
-namespace re2 {
-class RE2;
-class Set;
-}  // namespace re2
 
 namespace gpudoctor::watch {
 
@@ -47,10 +43,15 @@ class LineMatcher {
   LineMatcher(const LineMatcher&) = delete;
   LineMatcher& operator=(const LineMatcher&) = delete;
 
-  // The signature indices whose pattern occurs somewhere in `block` (any number of lines), sorted.
-  // Empty for the common case of a block of ordinary output. May over-report (a pattern that spans
-  // two lines); never under-reports a pattern that matches within one of the block's lines.
+  // The signature indices whose pattern matches within one of the lines of `block`, sorted. Empty
+  // for the common case of a block of ordinary output. (Should RE2 run out of DFA memory on a
+  // hostile block it reports every index: slower, never a missed message.)
   std::vector<int> candidates(std::string_view block) const;
+
+  // Searches `text` from offset `from` for pattern `index` (no captures); on a match sets `start`
+  // to the offset where it begins. Patterns never match across '\n' (RE2 never_nl), so the match
+  // lies within one line of `text`.
+  bool find(int index, std::string_view text, std::size_t from, std::size_t& start) const;
 
   // The signatures among `candidates` that match `line` (no newline inside), with their captures,
   // in candidate order.
@@ -61,9 +62,9 @@ class LineMatcher {
   std::span<const Signature> table() const { return m_table; }
 
  private:
+  struct Compiled;  // the RE2 objects, kept out of this header
   std::span<const Signature> m_table;
-  std::unique_ptr<re2::Set> m_set;
-  std::vector<std::unique_ptr<re2::RE2>> m_patterns;
+  std::unique_ptr<Compiled> m_compiled;
 };
 
 }  // namespace gpudoctor::watch

@@ -1,0 +1,192 @@
+#include <watch/log_scanner.hpp>
+
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace gpudoctor::watch {
+namespace {
+
+constexpr std::string_view k_oom =
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 7.79 GiB "
+    "of which 11.38 MiB is free. Including non-PyTorch memory, this process has 7.77 GiB memory in use.";
+constexpr std::string_view k_cudnn = "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED";
+
+std::vector<facts::Finding> scan(std::string_view text) {
+  LogScanner s;
+  s.feed(text);
+  s.finish();
+  return s.findings();
+}
+
+std::vector<std::string> ids(const std::vector<facts::Finding>& findings) {
+  std::vector<std::string> out;
+  for (const auto& f : findings) out.push_back(f.id);
+  return out;
+}
+
+std::string training_lines(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    out += "Epoch 1/3: step " + std::to_string(i) + " loss=0.4127 lr=3.0e-04 it/s=11.2\n";
+  }
+  return out;
+}
+
+TEST(LogScanner, OutOfMemoryComesBeforeTheCudnnErrorItCaused) {
+  // The cuDNN error is printed first (it is the exception that escaped); the OOM explains it.
+  std::string log = "step 1\n" + std::string(k_cudnn) + "\nTraceback (most recent call last):\n" + std::string(k_oom) + "\n";
+  auto f = scan(log);
+  ASSERT_EQ(ids(f), (std::vector<std::string>{"log.cuda_oom", "log.cudnn_status"}));
+  EXPECT_TRUE(f[0].explained_by.empty());
+  EXPECT_EQ(f[1].explained_by, (std::vector<std::string>{"log.cuda_oom"}));
+  EXPECT_EQ(f[0].severity, facts::Severity::error);
+  EXPECT_EQ(f[0].layer, facts::Layer::run);
+  EXPECT_EQ(f[0].docs, facts::docs_anchor("log.cuda_oom"));
+}
+
+TEST(LogScanner, WithoutTheExplainingMessageTheOrderIsByRank) {
+  // A framework-layer arch warning (rank 22) leads a code-layer device mismatch (30) printed first.
+  auto f = scan("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!\n"
+                "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n");
+  ASSERT_EQ(ids(f), (std::vector<std::string>{"log.arch_not_compatible", "log.device_mismatch"}));
+  EXPECT_TRUE(f[1].explained_by.empty());
+}
+
+TEST(LogScanner, MessageAndFixUseTheCapturedParts) {
+  auto f = scan(std::string(k_oom) + "\n");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("20.00 MiB"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("GPU 0"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("11.38 MiB of 7.79 GiB"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].fix.find("expandable_segments"), std::string::npos);
+}
+
+TEST(LogScanner, CapturesFromSeveralLinesOfOneIdFillOneMessage) {
+  auto f = scan(
+      "/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:235: UserWarning:\n"
+      "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+      "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "log.arch_not_compatible");
+  EXPECT_NE(f[0].message.find("NVIDIA GeForce RTX 5090 (sm_120)"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].fix.find("sm_120"), std::string::npos) << f[0].fix;
+  ASSERT_EQ(f[0].evidence.size(), 2u);
+  EXPECT_EQ(f[0].evidence[0].rfind("line 2: NVIDIA GeForce RTX 5090", 0), 0u) << f[0].evidence[0];
+  EXPECT_EQ(f[0].evidence[1].rfind("line 3: The current PyTorch", 0), 0u) << f[0].evidence[1];
+}
+
+TEST(LogScanner, RepeatedMessagesBecomeOneFindingWithACount) {
+  std::string log;
+  for (int rank = 0; rank < 8; ++rank) log += "UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling\n";
+  log += "done\n";
+  auto f = scan(log);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f[0].evidence.size(), 1u);
+  EXPECT_EQ(f[0].evidence[0],
+            "line 1: UserWarning: User provided device_type of 'cuda', but CUDA is not available. Disabling "
+            "(repeated 8 times, last at line 8)");
+}
+
+TEST(LogScanner, DistinctLinesBeyondTheEvidenceLimitAreCounted) {
+  std::string log;
+  for (int i = 0; i < 5; ++i) {
+    log += "[rank" + std::to_string(i) + "]: RuntimeError: CUDA error: device-side assert triggered\n";
+  }
+  auto f = scan(log);
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f[0].evidence.size(), k_max_evidence_lines + 1);
+  EXPECT_EQ(f[0].evidence.back(), "2 more matching lines");
+}
+
+TEST(LogScanner, SplittingTheInputAnywhereGivesTheSameFindings) {
+  std::string log = training_lines(3000) + std::string(k_cudnn) + "\n" + training_lines(500) + std::string(k_oom) +
+                    "\nFound no NVIDIA driver on your system. Please check that you have an NVIDIA GPU\n" +
+                    training_lines(10) + "RuntimeError: No CUDA GPUs are available";  // no final newline
+  auto whole = scan(log);
+  ASSERT_EQ(whole.size(), 4u);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    LogScanner s;
+    std::size_t at = 0;
+    while (at < log.size()) {
+      std::size_t n = std::uniform_int_distribution<std::size_t>(0, round < 10 ? 3 : 70000)(rng);
+      n = std::min(n, log.size() - at);
+      s.feed(std::string_view(log).substr(at, n));
+      at += n;
+    }
+    s.finish();
+    EXPECT_EQ(s.findings(), whole) << "round " << round;
+    EXPECT_EQ(s.lines_seen(), 3000u + 1 + 500 + 1 + 1 + 10 + 1);
+  }
+}
+
+TEST(LogScanner, LineNumbersHoldAcrossBlocks) {
+  std::string log = training_lines(20000) + std::string(k_oom) + "\n";
+  auto f = scan(log);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].evidence[0].rfind("line 20001: ", 0), 0u) << f[0].evidence[0];
+}
+
+TEST(LogScanner, CarriageReturnEndsAProgressBarLineForMatching) {
+  auto f = scan("train:  10%|#         |\rtrain:  50%|#####     |\rRuntimeError: CUDA error: out of memory\nnext\n");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "log.cuda_oom");
+  EXPECT_EQ(f[0].evidence[0], "line 1: RuntimeError: CUDA error: out of memory");
+}
+
+TEST(LogScanner, CallbackSeesEachMatchAsItsLineCompletes) {
+  LogScanner s;
+  std::vector<std::pair<std::string, std::uint64_t>> seen;
+  s.set_on_match([&](const LogMatch& m) { seen.emplace_back(m.signature->id, m.line_number); });
+  s.feed("ok\nRuntimeError: CUDA error: no kernel image is available for exec");
+  EXPECT_TRUE(seen.empty()) << "the line is not complete yet";
+  s.feed("ution on the device\n");
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], (std::pair<std::string, std::uint64_t>{"log.no_kernel_image", 2}));
+}
+
+TEST(LogScanner, InfoOnlyLogHasNoErrorFinding) {
+  auto f = scan("2024-05-01 10:00:01.234567: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: "
+                "Could not find TensorRT\n");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, facts::Severity::info);
+  EXPECT_TRUE(scan("").empty());
+  EXPECT_TRUE(scan(training_lines(100)).empty());
+}
+
+TEST(LogScanner, NulBytesAndInvalidUtf8AreJustBytes) {
+  const char k_nul[] = "RuntimeError: CUDA error: out\0of memory\n";
+  std::string nul(k_nul, sizeof(k_nul) - 1);
+  EXPECT_TRUE(scan(nul).empty()) << "a NUL inside the message breaks it";
+  std::string bad = "\xff\xfe\xc3 RuntimeError: CUDA error: out of memory \xe2\x28\xa1 \x80\n";
+  bad += std::string("\0\0\0\xff\n", 5);
+  auto f = scan(bad);
+  ASSERT_EQ(f.size(), 1u);
+  nlohmann::json j = f[0].evidence;
+  EXPECT_NO_THROW((void)j.dump()) << "evidence must be valid UTF-8 for JSON";
+}
+
+TEST(LogScanner, HundredMegabyteLineIsScannedInBoundedMemory) {
+  LogScanner s;
+  std::string chunk(1 << 20, 'x');
+  s.feed("RuntimeError: CUDA error: out of memory ");  // the start of one enormous line
+  for (int i = 0; i < 100; ++i) s.feed(chunk);
+  s.feed(" tail\nRuntimeError: CUDA error: invalid device ordinal\n");
+  s.finish();
+  auto f = s.findings();
+  EXPECT_EQ(ids(f), (std::vector<std::string>{"log.cuda_oom", "log.invalid_device_ordinal"}));
+  EXPECT_EQ(s.lines_seen(), 2u);
+  for (const auto& finding : f) {
+    for (const auto& e : finding.evidence) EXPECT_LE(e.size(), k_evidence_line_bytes + 100);
+  }
+  // The same line handed over in one piece.
+  std::string huge = "RuntimeError: CUDA error: out of memory " + std::string(100u << 20, 'y') + "\n";
+  EXPECT_EQ(ids(scan(huge)), (std::vector<std::string>{"log.cuda_oom"}));
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
