@@ -66,6 +66,16 @@ def case_exit_status(gpd, work):
     check(r.stdout == b"out\n", f"stdout {r.stdout!r}")
     check(r.stderr.startswith(b"err\n"), f"child's stderr must come first, unchanged: {r.stderr[:200]!r}")
     check(b"gpudoctor run: verdict" in r.stderr, "the verdict goes to stderr after the child exits")
+    # A failing child's own message, matched as it streamed, decides the verdict.
+    report = os.path.join(work, "oom.json")
+    oom = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+           "79.15 GiB of which 1.20 GiB is free.")
+    r = run([gpd, "run", "--json", report, "--", "sh", "-c", f"echo '{oom}' >&2; exit 1"])
+    check(r.returncode == 1, f"exit status {r.returncode}, want 1")
+    j = load_report(report)
+    check(j["verdict"] == "run.oom", f"verdict {j['verdict']}")
+    check("log.cuda_oom" in j["findings"][0].get("explained_by", []), "run.oom follows from log.cuda_oom")
+    check(any(e["id"] == "log.cuda_oom" for e in j["timeline"]["events"]), "the OOM is an event on the timeline")
     r = run([gpd, "run", "--", "no-such-program-gpudoctor"])
     check(r.returncode == 127, f"a missing program exits 127 as in a shell, got {r.returncode}")
 
