@@ -29,23 +29,28 @@ std::string join(const std::vector<std::string>& v) {
   return out;
 }
 
+// Direct dependencies in full; below them, grouped by the object that asked, only what is newly
+// loaded or missing (everything deeper asks for libc.so.6 again: noise, and JSON has it all).
 void print_text(const probe::loader::ElfInfo& root, const std::vector<facts::Resolution>& rs) {
   std::string dyn;
   if (root.has_rpath) dyn += ", RPATH " + join(root.rpath);
   if (root.has_runpath) dyn += ", RUNPATH " + join(root.runpath);
   std::cout << fmt::format("{} ({} {}{})\n", root.path, probe::loader::class_name(root.elf_class),
                            probe::loader::machine_name(root.machine), dyn);
+  std::string group = root.path;
   for (const auto& r : rs) {
-    std::string indent(static_cast<std::size_t>(2 * r.depth), ' ');
+    if (r.depth > 1 && r.rule == facts::SearchRule::already_loaded) continue;
+    if (r.requested_by != group) {
+      group = r.requested_by;
+      std::cout << fmt::format("{} needs:\n", group);
+    }
     if (r.found()) {
-      std::cout << fmt::format("{}{} => {} [{}]\n", indent, r.soname, r.path,
+      std::cout << fmt::format("  {} => {} [{}]\n", r.soname, r.path,
                                r.rule == facts::SearchRule::already_loaded ? "already loaded" : r.rule_detail);
       continue;
     }
-    std::cout << fmt::format("{}{} => not found (needed by {})\n", indent, r.soname, r.requested_by);
-    for (const auto& t : r.tried) {
-      std::cout << fmt::format("{}    tried {} [{}]: {}\n", indent, t.path, facts::to_string(t.rule), t.rejected);
-    }
+    std::cout << fmt::format("  {} => not found\n", r.soname);
+    for (const auto& t : r.tried) std::cout << fmt::format("      tried {} ({}): {}\n", t.path, facts::to_string(t.rule), t.rejected);
   }
 }
 

@@ -209,6 +209,8 @@ Resolution resolve_soname(const sys::FileSystem& fs, std::string_view soname, co
       } else if (s.try_file(e->path, SearchRule::cache, "/etc/ld.so.cache")) {
         return out;
       }
+    } else {
+      out.tried.push_back({std::string(k_ld_cache_path), SearchRule::cache, "no entry for this soname and ABI"});
     }
   }
 
