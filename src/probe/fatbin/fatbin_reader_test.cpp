@@ -3,6 +3,7 @@
 #include <probe/fatbin/fatbin_reader.hpp>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -102,7 +103,7 @@ TEST(FatbinReader, TruncatedLibraryIsAClearError) {
   std::ifstream in(k_fixtures + "/multi_arch.so", std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GT(bytes.size(), 0x2100u);
-  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "fatbin_reader_test";
+  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / ("fatbin_reader_test." + std::to_string(::getpid()));
   fs::create_directories(dir);
   // Cut inside the fatbin: the section headers (at the end of the file) are gone too.
   std::ofstream(dir / "cut.so", std::ios::binary) << bytes.substr(0, 0x2100);
@@ -138,7 +139,7 @@ std::string run(const std::string& cmd, int* status) {
 // The same targets rebuilt now by the installed nvcc: the reader must agree with what nvcc was asked for.
 TEST(FatbinReader, FreshNvccBuildsOfEveryFixture) {
   if (!fs::exists(k_nvcc)) GTEST_SKIP() << k_nvcc << " is not installed: the committed fixtures cover the format";
-  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "fatbin_nvcc";
+  fs::path dir = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / ("fatbin_nvcc." + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::copy_file(k_fixtures + "/scale.cu", dir / "scale.cu");

@@ -3,6 +3,7 @@
 #include <probe/loader/ld_cache.hpp>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -71,7 +72,7 @@ class LdCacheTest : public ::testing::Test {
   void SetUp() override {
     m_ldconfig = ldconfig_program();
     if (m_ldconfig.empty()) GTEST_SKIP() << "ldconfig is not installed: no real caches to compare with";
-    m_root = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "ld_cache_test";
+    m_root = fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / ("ld_cache_test." + std::to_string(::getpid()));
     fs::remove_all(m_root);
     fs::create_directories(m_root / "opt/a");
     fs::create_directories(m_root / "opt/b");

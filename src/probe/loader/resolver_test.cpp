@@ -5,6 +5,7 @@
 #include <probe/loader/resolver.hpp>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -99,7 +100,8 @@ class ResolverTest : public ::testing::Test {
       s_skip = "no C compiler (cc) to build the test libraries";
       return;
     }
-    s_t = (fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / "resolver_test").string();
+    // Per process: ctest runs each test in its own process, possibly in parallel.
+    s_t = (fs::path(GPUDOCTOR_BINARY_DIR) / "tmp" / ("resolver_test." + std::to_string(::getpid()))).string();
     fs::remove_all(s_t);
     for (const char* d : {"c", "l", "a", "a_origin", "bad", "badm", "lib/x86_64-linux-gnu", "lib64", "x86_64", "src"}) {
       fs::create_directories(s_t + "/" + d);
