@@ -15,9 +15,13 @@ using facts::PciDevice;
 using ::testing::Contains;
 using ::testing::Not;
 
+// The ids reported, less gpu.capabilities: the driver layer's per-GPU statement of what it
+// accelerates appears on every machine with a GPU and is tested there.
 std::vector<std::string> ids(const std::vector<Finding>& fs) {
   std::vector<std::string> out;
-  for (const auto& f : fs) out.push_back(f.id);
+  for (const auto& f : fs) {
+    if (f.id != "gpu.capabilities") out.push_back(f.id);
+  }
   return out;
 }
 

@@ -45,6 +45,7 @@ constexpr Explanation k_explanations[] = {
     {"container.no_gpu", "container.visible_devices_void"},
     {"container.no_compute_capability", "container.visible_devices_void"},
     {"hw.gpu_no_driver", "driver.module_not_loaded"},
+    {"driver.no_driver_for_runtime", "hw.no_gpu"},
 };
 
 void link_explanations(std::vector<Finding>& findings) {
