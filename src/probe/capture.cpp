@@ -81,6 +81,12 @@ class Builder {
           m_out.skipped.push_back(fmt::format("{}: {}", p, f.error().message));
           return;
         }
+        // A cut-off copy would replay as a different file (an ELF whose section headers are gone):
+        // better absent, which the replay reports as unreadable.
+        if (f->truncated) {
+          m_out.skipped.push_back(fmt::format("{}: larger than {} MiB, not copied", p, k_capture_file_limit >> 20));
+          return;
+        }
         content = std::move(f->content);
         if (p.starts_with("/proc/") && p.ends_with("/environ")) content = filter_environ(content);
         put({p.substr(1), sys::ArchiveEntry::Kind::file, std::move(content), st.mode & 0777});
