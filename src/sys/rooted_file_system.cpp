@@ -71,16 +71,9 @@ class RootedFileSystem final : public FileSystem {
   const std::string& root() const override { return m_root; }
 
   Expected<TextFile> read_file(std::string_view path, std::size_t limit) const override {
-    auto host = host_path(path, FollowLast::yes, "open");
-    if (!host) return host.error();
-    // O_NONBLOCK: a FIFO planted where a sysfs file belongs must not hang us.
-    int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return error_from_errno(errno, "open " + std::string(path));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      return Error{ErrorCode::invalid, "read " + std::string(path) + ": not a regular file"};
-    }
+    auto file = open_regular(path);
+    if (!file) return file.error();
+    int fd = file->fd;
     TextFile out;
     out.content.resize(std::min<std::size_t>(limit + 1, 64 * 1024));
     std::size_t used = 0;
@@ -106,16 +99,10 @@ class RootedFileSystem final : public FileSystem {
   }
 
   Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override {
-    auto host = host_path(path, FollowLast::yes, "open");
-    if (!host) return host.error();
-    int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return error_from_errno(errno, "open " + std::string(path));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      return Error{ErrorCode::invalid, "read " + std::string(path) + ": not a regular file"};
-    }
-    auto size = static_cast<std::uint64_t>(st.st_size);
+    auto file = open_regular(path);
+    if (!file) return file.error();
+    int fd = file->fd;
+    std::uint64_t size = file->size;
     std::string out;
     if (offset < size) out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(length, size - offset)));
     std::size_t used = 0;
@@ -188,6 +175,26 @@ class RootedFileSystem final : public FileSystem {
   }
 
  private:
+  struct OpenFile {
+    int fd;
+    std::uint64_t size;
+  };
+
+  // Opens `path` for reading and makes sure it is a regular file; the caller closes the fd.
+  // O_NONBLOCK: a FIFO planted where a sysfs file belongs must not hang us.
+  Expected<OpenFile> open_regular(std::string_view path) const {
+    auto host = host_path(path, FollowLast::yes, "open");
+    if (!host) return host.error();
+    int fd = ::open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return error_from_errno(errno, "open " + std::string(path));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      return Error{ErrorCode::invalid, "read " + std::string(path) + ": not a regular file"};
+    }
+    return OpenFile{fd, static_cast<std::uint64_t>(st.st_size)};
+  }
+
   Expected<FileStat> do_stat(std::string_view path, FollowLast follow) const {
     if (!m_sidecar.empty()) {
       auto lp = follow == FollowLast::yes ? real_path(path) : Expected<std::string>(std::string(path));

@@ -116,13 +116,8 @@ facts::CudaDevice ask_device(const Api& api, int ordinal) {
 
 facts::CudaFacts ask_cuda(const std::string& library) {
   facts::CudaFacts f;
-  f.library.requested = library;
-  auto lib = sys::DynamicLibrary::open(library);
-  if (!lib) {
-    f.library.path = facts::Known<std::string>::unknown(lib.error().message);
-    return f;
-  }
-  f.library.path = lib->path();
+  auto lib = open_library(library, f.library);
+  if (!lib) return f;
   Symbols syms(*lib, f.library);
   Api api;
   syms.required(api.init, {"cuInit"});

@@ -30,13 +30,8 @@ std::string error_name(const Api& api, cudaError_t r) {
 
 facts::CudartFacts ask_cudart(const std::string& library) {
   facts::CudartFacts f;
-  f.library.requested = library;
-  auto lib = sys::DynamicLibrary::open(library);
-  if (!lib) {
-    f.library.path = facts::Known<std::string>::unknown(lib.error().message);
-    return f;
-  }
-  f.library.path = lib->path();
+  auto lib = open_library(library, f.library);
+  if (!lib) return f;
   Symbols syms(*lib, f.library);
   Api api;
   syms.required(api.runtime_version, {"cudaRuntimeGetVersion"});

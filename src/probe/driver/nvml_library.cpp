@@ -341,13 +341,8 @@ facts::NvmlDevice ask_device(const Api& api, const Nvml& nvml, unsigned index) {
 
 facts::NvmlFacts ask_nvml(const std::string& library) {
   facts::NvmlFacts f;
-  f.library.requested = library;
-  auto lib = sys::DynamicLibrary::open(library);
-  if (!lib) {
-    f.library.path = facts::Known<std::string>::unknown(lib.error().message);
-    return f;
-  }
-  f.library.path = lib->path();
+  auto lib = open_library(library, f.library);
+  if (!lib) return f;
   Symbols syms(*lib, f.library);
   Api api;
   syms.required(api.init, {"nvmlInit_v2", "nvmlInit"});

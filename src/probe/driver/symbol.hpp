@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,19 @@
 #include <sys/dynamic_library.hpp>
 
 namespace gpudoctor::probe {
+
+// Opens `library` for a probe and records the outcome in `load`: the requested name, and either the
+// file the loader picked or the dlerror() text. nullopt when it could not be opened.
+inline std::optional<sys::DynamicLibrary> open_library(const std::string& library, facts::LibraryLoad& load) {
+  load.requested = library;
+  auto lib = sys::DynamicLibrary::open(library);
+  if (!lib) {
+    load.path = facts::Known<std::string>::unknown(lib.error().message);
+    return std::nullopt;
+  }
+  load.path = lib->path();
+  return std::move(lib.value());
+}
 
 class Symbols {
  public:
