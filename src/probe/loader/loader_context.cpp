@@ -3,10 +3,15 @@
 // Debian-style multiarch builds put SYSTEM_DIRS = /lib/<triplet>, /usr/lib/<triplet>, /lib, /usr/lib
 // (as `ld.so --help` prints, "system search path"); Fedora/RHEL-style 64-bit builds /lib64, /usr/lib64.
 // $ORIGIN/$LIB/$PLATFORM syntax: elf/dl-load.c _dl_dst_substitute and is_dst (a name, braced or not,
-// that ends at '/' or the end of the entry).
+// that ends at '/' or the end of the entry). What $PLATFORM is on x86-64: glibc 2.26 and later
+// (sysdeps/x86/cpu-features.c, init_cpu_features) replace the kernel's AT_PLATFORM "x86_64" with
+// "xeon_phi" (AVX512CD+ER+PF) or "haswell" (AVX2, FMA, BMI1, BMI2, LZCNT, MOVBE, POPCNT), on Intel
+// CPUs only; the CPU's flags are read from /proc/cpuinfo, so a captured machine answers for itself.
 #include <probe/loader/resolver.hpp>
 
 #include <elf.h>
+
+#include <algorithm>
 
 #include <util/path.hpp>
 #include <util/text.hpp>
@@ -35,6 +40,33 @@ std::size_t dst_length(std::string_view s, std::string_view name) {
     return name.size() + 2;
   }
   return 0;
+}
+
+// The value of "KEY\t: value" in the first processor block of /proc/cpuinfo.
+std::string_view cpuinfo_field(std::string_view text, std::string_view key) {
+  for (auto line : util::split(text, '\n')) {
+    if (line.empty()) break;  // end of the first processor's block
+    auto colon = line.find(':');
+    if (colon == std::string_view::npos || util::trim(line.substr(0, colon)) != key) continue;
+    return util::trim(line.substr(colon + 1));
+  }
+  return {};
+}
+
+std::string x86_64_platform(const sys::FileSystem& fs) {
+  // The first processor's block is within the first few KiB; reading no further keeps the kernel
+  // from formatting (and measuring the clock of) every other CPU. (read_range would see procfs's
+  // zero st_size and read nothing.)
+  auto text = fs.read_text("/proc/cpuinfo", 16 * 1024);
+  if (!text || cpuinfo_field(*text, "vendor_id") != "GenuineIntel") return "x86_64";
+  std::vector<std::string_view> flags = util::split_ws(cpuinfo_field(*text, "flags"));
+  auto has = [&](std::string_view f) { return std::find(flags.begin(), flags.end(), f) != flags.end(); };
+  if (has("avx512cd") && has("avx512er") && has("avx512pf")) return "xeon_phi";
+  // The kernel calls LZCNT "abm" (X86_FEATURE_ABM).
+  if (has("avx2") && has("fma") && has("bmi1") && has("bmi2") && has("abm") && has("movbe") && has("popcnt")) {
+    return "haswell";
+  }
+  return "x86_64";
 }
 
 }  // namespace
@@ -82,7 +114,7 @@ LoaderContext make_loader_context(const sys::FileSystem& fs, std::string_view ld
     if (l.machine == machine) layout = &l;
   }
   if (layout == nullptr) layout = &k_layouts[0];
-  ctx.platform = std::string(layout->platform);
+  ctx.platform = layout->machine == EM_X86_64 ? x86_64_platform(fs) : std::string(layout->platform);
   ctx.interpreter = std::string(layout->interpreter);
   std::string multiarch = "/lib/" + std::string(layout->triplet);
   auto st = fs.stat(multiarch);

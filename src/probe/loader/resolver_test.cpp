@@ -228,6 +228,27 @@ TEST(Resolver, DynamicStringTokens) {
   EXPECT_EQ(expand_dynamic_string("/p/$", "/o", ctx), "/p/$");
 }
 
+// $PLATFORM on x86-64 is glibc's choice from the CPU's features (on Intel only), not AT_PLATFORM.
+TEST(Resolver, PlatformIsWhatGlibcMakesOfTheCpu) {
+  auto platform_of = [](std::string cpuinfo) {
+    auto fs_ = sys::make_memory_file_system({{"/proc/cpuinfo", std::move(cpuinfo)}});
+    return make_loader_context(*fs_, "", 62).platform;
+  };
+  const std::string haswell_flags = "fpu sse2 popcnt movbe avx2 fma bmi1 bmi2 abm";
+  EXPECT_EQ(platform_of("processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: " + haswell_flags + "\n\nprocessor\t: 1\n"),
+            "haswell");
+  EXPECT_EQ(platform_of("vendor_id\t: GenuineIntel\nflags\t\t: " + haswell_flags + " avx512cd avx512er avx512pf\n"),
+            "xeon_phi");
+  EXPECT_EQ(platform_of("vendor_id\t: AuthenticAMD\nflags\t\t: " + haswell_flags + "\n"), "x86_64")
+      << "glibc names the platform on Intel CPUs only";
+  EXPECT_EQ(platform_of("vendor_id\t: GenuineIntel\nflags\t\t: fpu sse2 popcnt avx2 fma bmi1 bmi2\n"), "x86_64")
+      << "without LZCNT (abm) and MOVBE it is not haswell";
+  EXPECT_EQ(platform_of("garbage \xff\xfe without fields"), "x86_64");
+  auto none = sys::make_memory_file_system({});
+  EXPECT_EQ(make_loader_context(*none, "", 62).platform, "x86_64");
+  EXPECT_EQ(make_loader_context(*none, "", 183 /* EM_AARCH64 */).platform, "aarch64");
+}
+
 // A captured tree: the cache and the default directories come from the tree, not from this machine.
 TEST(Resolver, CachedEntryOfTheRightAbiIsUsedInACapturedTree) {
   std::string elf64(64, '\0');
