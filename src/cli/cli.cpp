@@ -20,8 +20,9 @@ const Command k_commands[] = {
     {"watch", "Watch a running process tree (--pid) until it exits, then say whether it used the GPU", setup_watch},
     {"libs", "Show which file each needed library of FILE resolves to, as ld.so would (never runs FILE)", setup_libs},
     {"kernels", "List the GPU architectures (cubin, PTX) compiled into FILE; with --cc, can that GPU run them", setup_kernels},
-    // Hidden (no summary): the child process of the driver probe.
+    // Hidden (no summary): the child processes of the driver probe and of run/watch's NVML sampling.
     {"__probe-driver", "", setup_probe_driver},
+    {"__sample-nvml", "", setup_sample_nvml},
 };
 
 }  // namespace

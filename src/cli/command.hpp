@@ -43,5 +43,6 @@ CommandRunner setup_watch(CLI::App& sub);
 CommandRunner setup_libs(CLI::App& sub);
 CommandRunner setup_kernels(CLI::App& sub);
 CommandRunner setup_probe_driver(CLI::App& sub);
+CommandRunner setup_sample_nvml(CLI::App& sub);
 
 }  // namespace gpudoctor::cli

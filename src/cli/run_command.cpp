@@ -22,11 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What the run layer says while per-GPU figures have no source in this build.
-constexpr const char* k_no_gpu_source =
-    "per-GPU utilisation and memory need NVML sampling, which this build does not do yet; GPU use is judged from "
-    "/proc (libraries mapped, device nodes held)";
-
 struct RunOptions {
   std::vector<std::string> argv;
   std::string json_file;
@@ -66,7 +61,7 @@ class RunObserver final : public sys::ChildObserver {
 
 int run_run(const RunOptions& o) {
   auto fs = sys::make_rooted_file_system("/");
-  auto gpu = watch::make_unavailable_gpu_source(k_no_gpu_source);
+  auto gpu = make_run_gpu_source(*fs, o.interval_s);
   watch::Timeline timeline;
   timeline.subject = watch::Subject::child;
   timeline.command = o.argv;
@@ -95,7 +90,11 @@ int run_run(const RunOptions& o) {
                              exit->shell_status() == 0 ? facts::Severity::info : facts::Severity::warning,
                              exit->term_signal != 0 ? "killed by " + sys::signal_name(exit->term_signal)
                                                     : "exit status " + std::to_string(exit->exit_code)});
-  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before;
+  // The helper's CPU counts as watching's cost; its description may have changed during the run
+  // (NVML stopped answering).
+  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before + gpu->helper_cpu_seconds();
+  timeline.gpu_source = gpu->description();
+  gpu.reset();
   timeline.executables = observer.executables();
 
   report_run(timeline, log, {"run", o.json_file, o.html_file});

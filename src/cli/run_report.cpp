@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -19,6 +20,8 @@
 #include <render/json_renderer.hpp>
 #include <render/text_renderer.hpp>
 #include <sys/clock.hpp>
+#include <sys/subprocess.hpp>
+#include <watch/nvml_gpu_source.hpp>
 #include <watch/verdict.hpp>
 
 namespace gpudoctor::cli {
@@ -42,6 +45,20 @@ bool write_file(const std::string& path, const std::string& content, const char*
 }
 
 }  // namespace
+
+std::unique_ptr<watch::GpuSource> make_run_gpu_source(const sys::FileSystem& fs, double interval_s) {
+  watch::NvmlSourceOptions o;
+  if (const char* v = std::getenv("GPUDOCTOR_NVML_LIBRARY"); v && *v) o.library = v;
+  // One reading may wait up to a fifth of the interval: the child's output waits meanwhile.
+  o.answer_wait = std::chrono::milliseconds(std::clamp(static_cast<long long>(interval_s * 200), 10LL, 200LL));
+  o.hang_timeout = std::max(std::chrono::milliseconds(2000),
+                            std::chrono::milliseconds(static_cast<long long>(interval_s * 4000)));
+  auto self = sys::self_executable();
+  if (!self) {
+    return watch::make_unavailable_gpu_source("NVML sampling could not start: " + self.error().message);
+  }
+  return watch::make_nvml_gpu_source(fs, *self, o);
+}
 
 double own_cpu_seconds() {
   struct rusage ru {};

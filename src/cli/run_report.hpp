@@ -3,8 +3,11 @@
 // to stderr (the child owned stdout) and written as JSON and self-contained HTML where asked.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include <sys/file_system.hpp>
+#include <watch/gpu_source.hpp>
 #include <watch/output_log.hpp>
 #include <watch/timeline.hpp>
 
@@ -19,6 +22,11 @@ struct RunReportOptions {
 // Returns k_exit_ok, k_exit_findings (the verdict or a finding it names is an error), or
 // k_exit_usage when a report file could not be written. `run` exits with the child's status anyway.
 int report_run(const watch::Timeline& timeline, const watch::OutputLog& log, const RunReportOptions& options);
+
+// The GPU figures' source for run and watch: NVML through a `gpudoctor __sample-nvml` helper, the
+// library named by GPUDOCTOR_NVML_LIBRARY (default libnvidia-ml.so.1; "none" turns sampling off).
+// `fs` reads /proc and must outlive the source.
+std::unique_ptr<watch::GpuSource> make_run_gpu_source(const sys::FileSystem& fs, double interval_s);
 
 // gpudoctor's own CPU time so far (user + system), in seconds.
 double own_cpu_seconds();

@@ -20,10 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* k_no_gpu_source =
-    "per-GPU utilisation and memory need NVML sampling, which this build does not do yet; GPU use is judged from "
-    "/proc (libraries mapped, device nodes held)";
-
 struct WatchOptions {
   int pid = 0;
   std::string json_file;
@@ -52,7 +48,7 @@ int run_watch(const WatchOptions& o) {
     std::cerr << "gpudoctor watch: no process " << o.pid << '\n';
     return k_exit_usage;
   }
-  auto gpu = watch::make_unavailable_gpu_source(k_no_gpu_source);
+  auto gpu = make_run_gpu_source(*fs, o.interval_s);
   watch::Timeline timeline;
   timeline.subject = watch::Subject::existing_process;
   timeline.command = cmdline_of(*fs, o.pid);
@@ -78,7 +74,11 @@ int run_watch(const WatchOptions& o) {
   }
   timeline.duration_s = now();
   timeline.events.push_back({timeline.duration_s, watch::EventKind::note, "stop", facts::Severity::info, why_stopped});
-  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before;
+  // The helper's CPU counts as watching's cost; its description may have changed during the run
+  // (NVML stopped answering).
+  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before + gpu->helper_cpu_seconds();
+  timeline.gpu_source = gpu->description();
+  gpu.reset();
   timeline.executables = sampler.executables();
   watch::OutputLog no_output;
   return report_run(timeline, no_output, {"watch", o.json_file, o.html_file});

@@ -21,7 +21,14 @@ namespace gpudoctor::watch {
 
 struct GpuReading {
   std::vector<GpuSample> gpus;
-  std::map<int, std::uint64_t> process_memory_bytes;  // pid (our namespace) -> used GPU memory
+  // Per process, pid in our namespace: used GPU memory (summed over GPUs) and the highest SM share
+  // on any GPU since the last reading.
+  std::map<int, Known<std::uint64_t>> process_memory_bytes;
+  std::map<int, double> process_sm_percent;
+  // Whether a pid absent from process_memory_bytes means "holds no GPU memory" (the source listed
+  // every compute process in our pid namespace), or nothing is known of it (`processes_unknown`).
+  bool processes_listed = false;
+  std::string processes_unknown;
 };
 
 class GpuSource {
@@ -30,8 +37,11 @@ class GpuSource {
   // One reading, for the processes `pids` of the watched tree. Must return within a fraction of the
   // sampling interval.
   virtual GpuReading read(std::span<const int> pids) = 0;
-  // "NVML 550.54.14", or why there are no GPU figures ("NVML is not available: ...").
+  // "NVML 550.54.14", or why there are no GPU figures ("NVML is not available: ..."). May change
+  // during a run (a helper that stopped answering says so from then on).
   virtual std::string description() const = 0;
+  // CPU seconds the source's helper processes used so far (part of what watching costs).
+  virtual double helper_cpu_seconds() const { return 0; }
 };
 
 // A source that reports no GPUs, for machines (and builds) without NVML access; `why` is what the

@@ -94,13 +94,19 @@ Sample Sampler::sample(double t) {
   s.gpus = std::move(r.gpus);
   const std::string why = m_gpu.description();
   for (auto& p : s.processes) {
-    auto m = r.process_memory_bytes.find(p.pid);
-    if (m != r.process_memory_bytes.end()) {
+    if (auto m = r.process_memory_bytes.find(p.pid); m != r.process_memory_bytes.end()) {
       p.gpu_memory_bytes = m->second;
-    } else if (!s.gpus.empty()) {
+    } else if (r.processes_listed) {
       p.gpu_memory_bytes = std::uint64_t{0};  // the source listed every GPU process, and not this one
     } else {
-      p.gpu_memory_bytes = Known<std::uint64_t>::unknown(why);
+      p.gpu_memory_bytes = Known<std::uint64_t>::unknown(r.processes_unknown.empty() ? why : r.processes_unknown);
+    }
+    if (auto sm = r.process_sm_percent.find(p.pid); sm != r.process_sm_percent.end()) {
+      p.gpu_sm_percent = sm->second;
+    } else if (r.processes_listed) {
+      p.gpu_sm_percent = 0.0;  // NVML keeps SM samples only of processes that used the SMs
+    } else {
+      p.gpu_sm_percent = Known<double>::unknown(r.processes_unknown.empty() ? why : r.processes_unknown);
     }
   }
   return s;

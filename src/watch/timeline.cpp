@@ -107,6 +107,7 @@ void to_json(nlohmann::json& j, const ProcessSample& p) {
        {"libraries", library_names(p.libraries)}, {"devices", p.devices}};
   put_known(j, "cpu_percent", p.cpu_percent);
   put_known(j, "gpu_memory_bytes", p.gpu_memory_bytes);
+  put_known(j, "gpu_sm_percent", p.gpu_sm_percent);
 }
 
 void from_json(const nlohmann::json& j, ProcessSample& p) {
@@ -119,6 +120,7 @@ void from_json(const nlohmann::json& j, ProcessSample& p) {
   p.devices = j.value("devices", std::vector<std::string>{});
   get_known(j, "cpu_percent", p.cpu_percent);
   get_known(j, "gpu_memory_bytes", p.gpu_memory_bytes);
+  get_known(j, "gpu_sm_percent", p.gpu_sm_percent);
 }
 
 void to_json(nlohmann::json& j, const GpuSample& g) {

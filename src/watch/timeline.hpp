@@ -50,6 +50,7 @@ struct ProcessSample {
   std::uint32_t libraries = 0;    // GpuLibrary bits mapped
   std::vector<std::string> devices;  // GPU device nodes held open: "/dev/nvidia0", "/dev/kfd"
   Known<std::uint64_t> gpu_memory_bytes;  // NVML's used GPU memory of this process, all GPUs
+  Known<double> gpu_sm_percent;           // NVML's SM share of this process (highest GPU) since the last sample
   bool operator==(const ProcessSample&) const = default;
 };
 

@@ -1,9 +1,11 @@
 /* TEST DOUBLE of libnvidia-ml.so.1 (NVML): implements the C ABI of nvml.h for the calls gpudoctor
  * makes, with answers scripted by the scenario file (scenario.h). Not NVIDIA code; never install.
  * Built without FAKE_NVML_ALL_SYMBOLS it lacks nvmlDeviceGetCount* (a required symbol). */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "scenario.h"
@@ -77,6 +79,7 @@ static nvmlReturn_t numbers(nvmlDevice_t d, const char* field, unsigned long lon
   const char* v = scenario_dev("gpu", index_of(d), field);
   if (v == NULL) return NVML_ERROR_NOT_SUPPORTED;
   if (scenario_error(v)) return scenario_error(v);
+  scenario_act(v); /* "hang" / "crash": a driver that stops answering mid-run */
   char* end = (char*)v;
   for (int i = 0; i < n; ++i) out[i] = strtoull(end, &end, 0);
   return NVML_SUCCESS;
@@ -223,8 +226,61 @@ nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t d, int sensor, unsigned* out)
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t d, unsigned* out) { return one_uint(d, "power_mw", out); }
 nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigned* out) { return one_uint(d, "power_limit_mw", out); }
 
-/* "processes=PID:MIB,PID:MIB"; PID "parent" is the caller's parent (a process whose
- * /proc/PID/cmdline exists while the caller runs). */
+/* The first process (lowest pid) whose parent is our parent, other than us and other gpudoctor
+ * processes: under `gpudoctor run` that is the watched command, a sibling of the NVML sampling
+ * helper. 0 when there is none. */
+static unsigned sibling_pid(void) {
+  unsigned best = 0;
+  DIR* proc = opendir("/proc");
+  if (proc == NULL) return 0;
+  struct dirent* e;
+  while ((e = readdir(proc)) != NULL) {
+    char* end;
+    unsigned long pid = strtoul(e->d_name, &end, 10);
+    if (*end != 0 || pid == 0 || pid == (unsigned long)getpid()) continue;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%lu/stat", pid);
+    FILE* f = fopen(path, "r");
+    if (f == NULL) continue;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char* close = strrchr(buf, ')');
+    char* open = strchr(buf, '(');
+    if (close == NULL || open == NULL) continue;
+    char state;
+    int ppid;
+    if (sscanf(close + 1, " %c %d", &state, &ppid) != 2 || ppid != (int)getppid() || state == 'Z') continue;
+    if (strncmp(open + 1, "gpudoctor", 9) == 0) continue;
+    if (best == 0 || pid < best) best = (unsigned)pid;
+  }
+  closedir(proc);
+  return best;
+}
+
+/* Parses one "PID:N" item of a list; PID may be "parent" (the caller's parent: a process whose
+ * /proc/PID/cmdline exists while the caller runs) or "sibling" (sibling_pid()). Returns the
+ * position after the item, or NULL at the end of the list. */
+static const char* list_item(const char* p, unsigned* pid, unsigned long long* value) {
+  if (*p == 0) return NULL;
+  if (strncmp(p, "parent", 6) == 0) {
+    *pid = (unsigned)getppid();
+    p += 6;
+  } else if (strncmp(p, "sibling", 7) == 0) {
+    *pid = sibling_pid();
+    p += 7;
+  } else {
+    const char* start = p;
+    *pid = (unsigned)strtoul(start, (char**)&p, 10);
+    if (p == start) return NULL; /* not a list item: the list ends here */
+  }
+  *value = 0;
+  if (*p == ':') *value = strtoull(p + 1, (char**)&p, 10);
+  if (*p == ',') ++p;
+  return p;
+}
+
+/* "processes=PID:MIB,PID:MIB" (see list_item for PID). */
 nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned* count, nvmlProcessInfo_v2_t* out) {
   const char* v = scenario_dev("gpu", index_of(d), "processes");
   if (v == NULL) {
@@ -232,25 +288,56 @@ nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t d, unsigned* c
     return NVML_SUCCESS;
   }
   if (scenario_error(v)) return scenario_error(v);
-  unsigned n = 0;
+  unsigned n = 0, pid;
+  unsigned long long mib;
   const char* p = v;
-  while (*p) {
-    unsigned pid;
-    if (strncmp(p, "parent", 6) == 0) {
-      pid = (unsigned)getppid();
-      p += 6;
-    } else {
-      pid = (unsigned)strtoul(p, (char**)&p, 10);
-    }
-    unsigned long long mib = 0;
-    if (*p == ':') mib = strtoull(p + 1, (char**)&p, 10);
+  while ((p = list_item(p, &pid, &mib)) != NULL) {
+    if (pid == 0) continue; /* "sibling" when there is none */
     if (n >= *count) return NVML_ERROR_INSUFFICIENT_SIZE;
     out[n].pid = pid;
     out[n].usedGpuMemory = mib << 20;
     out[n].gpuInstanceId = out[n].computeInstanceId = 0xFFFFFFFFu;
     ++n;
-    if (*p == ',') ++p;
-    else break;
+  }
+  *count = n;
+  return NVML_SUCCESS;
+}
+
+typedef struct {
+  unsigned pid;
+  unsigned long long timeStamp;
+  unsigned smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
+
+/* "process_sm=PID:PERCENT,...": one sample per process, stamped now (so always newer than
+ * lastSeen). With a NULL buffer the count is answered with INSUFFICIENT_SIZE, as real NVML does. */
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t d, nvmlProcessUtilizationSample_t* out, unsigned* count,
+                                             unsigned long long last_seen) {
+  (void)last_seen;
+  const char* v = scenario_dev("gpu", index_of(d), "process_sm");
+  if (v == NULL) return NVML_ERROR_NOT_SUPPORTED;
+  if (scenario_error(v)) return scenario_error(v);
+  scenario_act(v); /* only the run layer's sampler asks this: "hang"/"crash" fail it alone */
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  unsigned long long now = (unsigned long long)tv.tv_sec * 1000000ULL + (unsigned long long)tv.tv_usec;
+  unsigned n = 0, pid;
+  unsigned long long sm;
+  const char* p = v;
+  while ((p = list_item(p, &pid, &sm)) != NULL) {
+    if (pid == 0) continue;
+    if (out != NULL && n < *count) {
+      out[n].pid = pid;
+      out[n].timeStamp = now;
+      out[n].smUtil = (unsigned)sm;
+      out[n].memUtil = out[n].encUtil = out[n].decUtil = 0;
+    }
+    ++n;
+  }
+  if (n == 0) return NVML_ERROR_NOT_FOUND;
+  if (out == NULL || n > *count) {
+    *count = n;
+    return NVML_ERROR_INSUFFICIENT_SIZE;
   }
   *count = n;
   return NVML_SUCCESS;

@@ -1,6 +1,7 @@
-// NVML (libnvidia-ml.so.1) asked through dlopen. Types and prototypes mirror nvml.h (NVML API
-// version 12/13, https://docs.nvidia.com/deploy/nvml-api/); only what is called is declared.
+// NVML (libnvidia-ml.so.1) asked through dlopen. Prototypes mirror nvml.h (NVML API version 12/13,
+// https://docs.nvidia.com/deploy/nvml-api/), types come from nvml_abi.hpp; only what is called is declared.
 #include <probe/driver/library_probes.hpp>
+#include <probe/driver/nvml_abi.hpp>
 #include <probe/driver/symbol.hpp>
 #include <sys/dynamic_library.hpp>
 
@@ -11,55 +12,7 @@
 namespace gpudoctor::probe {
 namespace {
 
-// nvml.h: typedef enum nvmlReturn_enum {...} nvmlReturn_t; typedef struct nvmlDevice_st* nvmlDevice_t;
-using nvmlReturn_t = int;
-using nvmlDevice_t = void*;
-constexpr nvmlReturn_t k_nvml_success = 0;
-constexpr nvmlReturn_t k_nvml_not_supported = 3;
-constexpr nvmlReturn_t k_nvml_insufficient_size = 7;
-
-// nvml.h: nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3/_v2. The unversioned call fills the
-// older layout, whose first 16 bytes (then busId) sit where busIdLegacy is.
-struct nvmlPciInfo_t {
-  char busIdLegacy[16];
-  unsigned domain;
-  unsigned bus;
-  unsigned device;
-  unsigned pciDeviceId;
-  unsigned pciSubSystemId;
-  char busId[32];
-};
-// nvml.h: nvmlMemory_t (v1).
-struct nvmlMemory_t {
-  unsigned long long total;
-  unsigned long long free;
-  unsigned long long used;
-};
-// nvml.h: nvmlUtilization_t.
-struct nvmlUtilization_t {
-  unsigned gpu;
-  unsigned memory;
-};
-// nvml.h: nvmlProcessInfo_v1_t (unversioned call) and nvmlProcessInfo_v2_t (_v2 and _v3 calls).
-struct nvmlProcessInfo_v1_t {
-  unsigned pid;
-  unsigned long long usedGpuMemory;
-};
-struct nvmlProcessInfo_v2_t {
-  unsigned pid;
-  unsigned long long usedGpuMemory;
-  unsigned gpuInstanceId;
-  unsigned computeInstanceId;
-};
-// nvml.h: NVML_VALUE_NOT_AVAILABLE for usedGpuMemory (e.g. under Windows WDDM or some containers).
-constexpr unsigned long long k_value_not_available = ~0ULL;
-// nvml.h constants used as arguments.
-constexpr int k_memory_error_type_uncorrected = 1;  // NVML_MEMORY_ERROR_TYPE_UNCORRECTED
-constexpr int k_volatile_ecc = 0;                   // NVML_VOLATILE_ECC
-constexpr int k_aggregate_ecc = 1;                  // NVML_AGGREGATE_ECC
-constexpr int k_temperature_gpu = 0;                // NVML_TEMPERATURE_GPU
-constexpr unsigned k_nvlink_max_links = 18;         // NVML_NVLINK_MAX_LINKS (NVML 12+)
-constexpr unsigned k_max_processes = 256;
+using namespace nvml_abi;  // NOLINT(google-build-using-namespace): the mirrored vendor types
 
 struct Api {
   nvmlReturn_t (*init)() = nullptr;

@@ -1,0 +1,193 @@
+#include <watch/nvml_gpu_source.hpp>
+
+#include <unistd.h>
+
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/coprocess.hpp>
+#include <util/text.hpp>
+#include <watch/proc_parse.hpp>
+
+namespace gpudoctor::watch {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::string_view k_sample_command = "__sample-nvml";
+// proc_namespaces(7): the inode of the initial pid namespace (PROC_PID_INIT_INO in the kernel).
+constexpr std::string_view k_initial_pid_namespace = "pid:[4026531836]";
+
+std::string elapsed(Clock::time_point since) {
+  return fmt::format("{:.1f} s", std::chrono::duration<double>(Clock::now() - since).count());
+}
+
+class NvmlGpuSource final : public GpuSource {
+ public:
+  NvmlGpuSource(const sys::FileSystem& fs, const std::string& self, NvmlSourceOptions options)
+      : m_fs(fs), m_options(std::move(options)), m_started(Clock::now()) {
+    auto ns = m_fs.read_link("/proc/self/ns/pid");
+    if (ns && *ns != k_initial_pid_namespace) {
+      m_pid_namespace_note = fmt::format(
+          "gpudoctor runs in a child pid namespace ({}, a container): NVML reports the host's pids, which cannot "
+          "be matched to the run's processes, so per-process GPU figures are unknown",
+          *ns);
+    }
+    auto helper = sys::Coprocess::start({self, std::string(k_sample_command), m_options.library});
+    if (!helper) {
+      stop_with(fmt::format("NVML sampling could not start: {}", helper.error().message));
+      return;
+    }
+    m_helper.emplace(std::move(*helper));
+    m_state = State::starting;
+    m_description = fmt::format("NVML ({}) was still initialising when sampling ended", m_options.library);
+  }
+
+  ~NvmlGpuSource() override {
+    if (m_helper) m_helper->stop();
+  }
+
+  GpuReading read(std::span<const int> /*pids*/) override {
+    if (m_state == State::starting) {
+      auto r = m_helper->receive(m_options.answer_wait);
+      if (r.status == sys::LineStatus::timeout) {
+        if (Clock::now() - m_started > m_options.init_timeout) {
+          stop_with(fmt::format("NVML ({}) did not finish initialising within {} ms; no GPU figures were sampled",
+                                m_options.library, m_options.init_timeout.count()));
+        }
+        return {};
+      }
+      if (r.status == sys::LineStatus::closed) {
+        stop_with(fmt::format("the NVML sampling helper ended ({}) before answering", m_helper->stop()));
+        return {};
+      }
+      if (!accept_hello(r.line)) return {};
+    }
+    if (m_state == State::ready) {
+      if (!m_helper->send("sample")) {
+        stop_with(fmt::format("the NVML sampling helper ended ({}) after {}", m_helper->stop(), elapsed(m_started)));
+        return {};
+      }
+      m_state = State::waiting;
+      m_asked = Clock::now();
+    }
+    if (m_state != State::waiting) return {};
+    auto r = m_helper->receive(m_options.answer_wait);
+    if (r.status == sys::LineStatus::timeout) {
+      if (Clock::now() - m_asked > m_options.hang_timeout) {
+        stop_with(fmt::format("NVML stopped answering after {} (no reading within {} ms); later samples have no GPU "
+                              "figures",
+                              elapsed(m_started), m_options.hang_timeout.count()));
+      }
+      return {};
+    }
+    if (r.status == sys::LineStatus::closed) {
+      stop_with(fmt::format("the NVML sampling helper ended ({}) after {}; later samples have no GPU figures",
+                            m_helper->stop(), elapsed(m_started)));
+      return {};
+    }
+    m_state = State::ready;
+    return parse_reading(r.line);
+  }
+
+  std::string description() const override { return m_description; }
+
+  double helper_cpu_seconds() const override {
+    if (!m_helper || !m_helper->running()) return m_helper_cpu;
+    auto text = m_fs.read_text("/proc/" + std::to_string(m_helper->pid()) + "/stat", 4096);
+    if (!text) return m_helper_cpu;
+    auto st = parse_stat(*text);
+    if (!st) return m_helper_cpu;
+    m_helper_cpu = static_cast<double>(st->utime + st->stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    return m_helper_cpu;
+  }
+
+ private:
+  enum class State { starting, ready, waiting, stopped };
+
+  void stop_with(std::string why) {
+    helper_cpu_seconds();  // its last figure, before it is gone
+    if (m_helper) m_helper->stop();
+    m_state = State::stopped;
+    m_description = std::move(why);
+  }
+
+  bool accept_hello(const std::string& line) {
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      stop_with("the NVML sampling helper answered garbage: " + util::sanitize_utf8(line.substr(0, 200)));
+      return false;
+    }
+    if (!j.value("ready", false)) {
+      stop_with("NVML is not available: " + j.value("error", std::string("no reason given")));
+      return false;
+    }
+    std::string version = j.value("driver_version", std::string());
+    m_description = version.empty() ? std::string("NVML") : "NVML " + version;
+    if (!m_pid_namespace_note.empty()) m_description += "; " + m_pid_namespace_note;
+    m_state = State::ready;
+    return true;
+  }
+
+  GpuReading parse_reading(const std::string& line) {
+    GpuReading out;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      stop_with("the NVML sampling helper answered garbage: " + util::sanitize_utf8(line.substr(0, 200)));
+      return out;
+    }
+    try {
+      for (const auto& g : j.value("gpus", nlohmann::json::array())) out.gpus.push_back(g.get<GpuSample>());
+      if (!m_pid_namespace_note.empty()) {
+        out.processes_unknown = m_pid_namespace_note;
+        return out;
+      }
+      out.processes_listed = true;
+      for (const auto& p : j.value("processes", nlohmann::json::array())) {
+        int pid = p.value("pid", 0);
+        if (pid <= 0) continue;
+        auto& mem = out.process_memory_bytes[pid];
+        if (p.contains("memory_bytes")) {
+          std::uint64_t bytes = p.at("memory_bytes").get<std::uint64_t>();
+          mem = mem.known() ? Known<std::uint64_t>(*mem + bytes) : Known<std::uint64_t>(bytes);
+        } else if (!mem.known()) {
+          mem = Known<std::uint64_t>::unknown("NVML_VALUE_NOT_AVAILABLE (NVML did not say how much)");
+        }
+        if (p.contains("sm_percent")) {
+          double sm = p.at("sm_percent").get<double>();
+          auto& slot = out.process_sm_percent[pid];
+          slot = std::max(slot, sm);
+        }
+      }
+    } catch (const nlohmann::json::exception& e) {
+      stop_with(std::string("the NVML sampling helper answered an unreadable reading: ") + e.what());
+      return {};
+    }
+    return out;
+  }
+
+  const sys::FileSystem& m_fs;
+  NvmlSourceOptions m_options;
+  Clock::time_point m_started;
+  Clock::time_point m_asked;
+  std::optional<sys::Coprocess> m_helper;
+  State m_state = State::stopped;
+  std::string m_description;
+  std::string m_pid_namespace_note;
+  mutable double m_helper_cpu = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<GpuSource> make_nvml_gpu_source(const sys::FileSystem& fs, const std::string& self_executable,
+                                                NvmlSourceOptions options) {
+  if (options.library == "none") {
+    return make_unavailable_gpu_source("NVML sampling is off (GPUDOCTOR_NVML_LIBRARY=none); GPU use is judged from "
+                                       "/proc (libraries mapped, device nodes held)");
+  }
+  return std::make_unique<NvmlGpuSource>(fs, self_executable, std::move(options));
+}
+
+}  // namespace gpudoctor::watch

@@ -1,0 +1,184 @@
+// NvmlGpuSource against the real `gpudoctor __sample-nvml` helper loading the NVML test double
+// (tests/doubles/fake_nvml.c, scripted per test by a scenario file): readings, per-process figures,
+// and every way the helper can fail (absent library, missing symbols, init that hangs or crashes, a
+// sample that hangs).
+#include <watch/nvml_gpu_source.hpp>
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor::watch {
+namespace {
+
+using namespace std::chrono_literals;
+namespace stdfs = std::filesystem;
+
+std::string gpudoctor_bin() {
+  const char* bin = std::getenv("GPUDOCTOR_BIN");
+  return bin ? bin : std::string(GPUDOCTOR_BINARY_DIR) + "/gpudoctor";
+}
+
+constexpr const char* k_a100 = R"(nvml.init=0
+nvml.driver_version=550.54.14
+nvml.count=2
+gpu0.name=NVIDIA A100-SXM4-80GB
+gpu0.memory=81920 61440 20480
+gpu0.utilization=97 41
+gpu0.power_mw=312500
+gpu0.clock_event_reasons=0x4
+gpu0.processes=parent:61440,4194001:1024
+gpu0.process_sm=parent:88
+gpu1.name=NVIDIA A100-SXM4-80GB
+gpu1.memory=81920 2048 79872
+gpu1.utilization=0 0
+gpu1.processes=parent:2048
+)";
+
+class NvmlSource : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = stdfs::temp_directory_path() / ("gpudoctor-nvml-source-" + std::to_string(::getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    stdfs::create_directories(m_dir);
+    m_fs = sys::make_rooted_file_system("/");
+  }
+  void TearDown() override {
+    ::unsetenv("GPUDOCTOR_FAKE_SCENARIO");
+    std::error_code ec;
+    stdfs::remove_all(m_dir, ec);
+  }
+
+  // The helper inherits our environment: the scenario is named there.
+  std::unique_ptr<GpuSource> source(const std::string& scenario, std::string library = GPUDOCTOR_FAKE_NVML) {
+    stdfs::path file = m_dir / "nvml.scenario";
+    std::ofstream(file) << scenario;
+    ::setenv("GPUDOCTOR_FAKE_SCENARIO", file.c_str(), 1);
+    NvmlSourceOptions o;
+    o.library = std::move(library);
+    o.answer_wait = 50ms;
+    o.init_timeout = 1500ms;
+    o.hang_timeout = 500ms;
+    return make_nvml_gpu_source(*m_fs, gpudoctor_bin(), o);
+  }
+
+  // Reads until a reading with GPUs arrives or `limit` passes.
+  static GpuReading first_reading(GpuSource& s, std::chrono::milliseconds limit = 10s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      GpuReading r = s.read({});
+      if (!r.gpus.empty()) return r;
+      std::this_thread::sleep_for(20ms);
+    }
+    return {};
+  }
+
+  // Reads for `span`, returning how many readings carried GPUs.
+  static int readings_during(GpuSource& s, std::chrono::milliseconds span) {
+    int n = 0;
+    auto end = std::chrono::steady_clock::now() + span;
+    while (std::chrono::steady_clock::now() < end) {
+      if (!s.read({}).gpus.empty()) ++n;
+      std::this_thread::sleep_for(20ms);
+    }
+    return n;
+  }
+
+  stdfs::path m_dir;
+  std::unique_ptr<sys::FileSystem> m_fs;
+};
+
+TEST_F(NvmlSource, ReadsEveryGpuAndTheProcessesOfThisNamespace) {
+  auto s = source(k_a100);
+  GpuReading r = first_reading(*s);
+  ASSERT_EQ(r.gpus.size(), 2u) << s->description();
+  EXPECT_EQ(s->description(), "NVML 550.54.14");
+  const GpuSample& g = r.gpus[0];
+  EXPECT_EQ(g.index, 0);
+  EXPECT_EQ(g.name, "NVIDIA A100-SXM4-80GB");
+  EXPECT_EQ(g.busy_percent, Known<double>(97.0));
+  EXPECT_EQ(g.memory_busy_percent, Known<double>(41.0));
+  EXPECT_EQ(g.memory_used_bytes, Known<std::uint64_t>(61440ULL << 20));
+  EXPECT_EQ(g.memory_total_bytes, Known<std::uint64_t>(81920ULL << 20));
+  EXPECT_EQ(g.power_watts, Known<double>(312.5));
+  EXPECT_EQ(g.throttle_reasons, Known<std::uint64_t>(0x4));
+  // The double omits temperature-like calls it is not told about: unknown, with NVML's reason.
+  EXPECT_FALSE(r.gpus[1].power_watts.known());
+  EXPECT_NE(r.gpus[1].power_watts.why().find("Not Supported"), std::string::npos) << r.gpus[1].power_watts.why();
+  // "parent" in the scenario is the helper's parent: this test process. Its memory is summed over
+  // both GPUs; its SM share is the highest on any GPU.
+  ASSERT_TRUE(r.processes_listed);
+  ASSERT_TRUE(r.process_memory_bytes.count(::getpid()));
+  EXPECT_EQ(r.process_memory_bytes.at(::getpid()), Known<std::uint64_t>((61440ULL + 2048ULL) << 20));
+  EXPECT_EQ(r.process_sm_percent.at(::getpid()), 88.0);
+  EXPECT_EQ(r.process_memory_bytes.at(4194001), Known<std::uint64_t>(1024ULL << 20));
+  // Readings keep coming, one per read once the previous one was answered.
+  EXPECT_GE(readings_during(*s, 500ms), 5);
+  EXPECT_GT(s->helper_cpu_seconds(), -1.0);
+}
+
+TEST_F(NvmlSource, AbsentLibraryIsSaidNotZero) {
+  auto s = source(k_a100, "/nonexistent/gpudoctor-test/libnvidia-ml.so.1");
+  EXPECT_EQ(readings_during(*s, 1s), 0);
+  EXPECT_NE(s->description().find("NVML is not available"), std::string::npos) << s->description();
+  EXPECT_NE(s->description().find("libnvidia-ml.so.1"), std::string::npos) << s->description();
+}
+
+TEST_F(NvmlSource, MissingRequiredSymbolIsNamed) {
+  auto s = source(k_a100, GPUDOCTOR_FAKE_NVML_MISSING_SYMBOLS);
+  EXPECT_EQ(readings_during(*s, 1s), 0);
+  EXPECT_NE(s->description().find("nvmlDeviceGetCount"), std::string::npos) << s->description();
+}
+
+TEST_F(NvmlSource, InitErrorCarriesNvmlText) {
+  auto s = source("nvml.init=!18\n");
+  EXPECT_EQ(readings_during(*s, 1s), 0);
+  EXPECT_NE(s->description().find("Driver/library version mismatch"), std::string::npos) << s->description();
+}
+
+TEST_F(NvmlSource, InitThatHangsIsGivenUpNeverWaitedOn) {
+  auto s = source("nvml.init=hang\n");
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(readings_during(*s, 2500ms), 0);
+  // Every read returned within its bound: 2.5 s of reads took about 2.5 s.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_NE(s->description().find("did not finish initialising"), std::string::npos) << s->description();
+}
+
+TEST_F(NvmlSource, InitThatCrashesIsReported) {
+  auto s = source("nvml.init=crash\n");
+  EXPECT_EQ(readings_during(*s, 1s), 0);
+  EXPECT_NE(s->description().find("SIGSEGV"), std::string::npos) << s->description();
+}
+
+TEST_F(NvmlSource, SampleThatHangsStopsTheHelper) {
+  std::string scenario = std::string(k_a100) + "gpu0.utilization=hang\n";
+  auto s = source(scenario);
+  EXPECT_EQ(readings_during(*s, 2s), 0);
+  EXPECT_NE(s->description().find("NVML stopped answering"), std::string::npos) << s->description();
+}
+
+TEST(NvmlSourceOff, NoneTurnsSamplingOff) {
+  auto fs = sys::make_rooted_file_system("/");
+  NvmlSourceOptions o;
+  o.library = "none";
+  auto s = make_nvml_gpu_source(*fs, "/nonexistent/never-run", o);
+  EXPECT_TRUE(s->read({}).gpus.empty());
+  EXPECT_NE(s->description().find("GPUDOCTOR_NVML_LIBRARY=none"), std::string::npos);
+}
+
+TEST(NvmlSourceOff, HelperThatCannotStartIsSaid) {
+  auto fs = sys::make_rooted_file_system("/");
+  auto s = make_nvml_gpu_source(*fs, "/nonexistent/gpudoctor-test/gpudoctor", {});
+  EXPECT_TRUE(s->read({}).gpus.empty());
+  EXPECT_NE(s->description().find("could not start"), std::string::npos) << s->description();
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
