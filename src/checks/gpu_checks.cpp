@@ -5,6 +5,7 @@
 #include <checks/driver_checks.hpp>
 #include <checks/driver_knowledge.hpp>
 #include <checks/driver_view.hpp>
+#include <facts/clock_event_reasons.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -15,22 +16,6 @@
 
 namespace gpudoctor::checks {
 namespace {
-
-// nvml.h nvmlClocksEventReasons bits that mean the GPU is slowed against the workload's will
-// (GpuIdle 0x1, application clocks 0x2 and SyncBoost 0x10 are normal).
-struct ThrottleBit {
-  std::uint64_t bit;
-  const char* name;
-};
-constexpr ThrottleBit k_throttle_bits[] = {
-    {0x4, "SW power cap (board power limit reached)"},
-    {0x8, "HW slowdown (power brake or overheating, set by the board)"},
-    {0x20, "SW thermal slowdown (GPU or memory over its maximum operating temperature)"},
-    {0x40, "HW thermal slowdown (temperature too high)"},
-    {0x80, "HW power brake slowdown (external power brake assertion)"},
-};
-// Reasons that mean trouble on their own; a power cap alone is normal under full load.
-constexpr std::uint64_t k_throttle_serious = 0x8 | 0x20 | 0x40 | 0x80;
 
 void for_each_gpu(const Facts& f, auto fn) {
   DriverView view(f);
@@ -136,11 +121,9 @@ void check_pages_pending(const Facts& f, FindingSink& out) {
 
 void check_throttled(const Facts& f, FindingSink& out) {
   for_each_gpu(f, [&](const GpuView& g, const facts::NvmlDevice& d) {
-    if (!d.clock_event_reasons || (*d.clock_event_reasons & k_throttle_serious) == 0) return;
+    if (!d.clock_event_reasons || (*d.clock_event_reasons & facts::k_clock_events_serious) == 0) return;
     std::vector<std::string> evidence = {fmt::format("nvmlDeviceGetCurrentClocksEventReasons = 0x{:x}", *d.clock_event_reasons)};
-    for (const auto& b : k_throttle_bits) {
-      if (*d.clock_event_reasons & b.bit) evidence.push_back(b.name);
-    }
+    for (auto& name : facts::clock_event_reason_names(*d.clock_event_reasons)) evidence.push_back(std::move(name));
     if (d.temperature_c) evidence.push_back(fmt::format("temperature {} C", *d.temperature_c));
     if (d.power_mw && d.power_limit_mw) {
       evidence.push_back(fmt::format("power {:.0f} W of {:.0f} W", *d.power_mw / 1000.0, *d.power_limit_mw / 1000.0));

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <facts/clock_event_reasons.hpp>
 #include <util/text.hpp>
 #include <watch/proc_parse.hpp>
 
@@ -58,6 +59,9 @@ struct GpuSummary {
   double busy_sum = 0;
   std::optional<std::uint64_t> peak_used;
   std::optional<std::uint64_t> total;
+  int reason_samples = 0;      // samples that reported clock event reasons
+  int slowed_samples = 0;      // ... of which carried a serious one (thermal, HW slowdown, power brake)
+  std::uint64_t slowed_by = 0;  // the serious reasons seen
   double mean_busy() const { return busy_samples > 0 ? busy_sum / busy_samples : 0; }
 };
 
@@ -66,6 +70,9 @@ struct ProcessSummary {
   std::string name;
   int cpu_samples = 0;
   double cpu_sum = 0;
+  std::uint64_t peak_gpu_memory = 0;
+  int sm_samples = 0;
+  double sm_sum = 0;
   double mean_cpu() const { return cpu_samples > 0 ? cpu_sum / cpu_samples : 0; }
 };
 
@@ -96,7 +103,13 @@ Observed observe(const Timeline& t) {
       }
       if (p.gpu_memory_bytes.known() && *p.gpu_memory_bytes > 0) {
         tree_memory += *p.gpu_memory_bytes;
+        ps.peak_gpu_memory = std::max(ps.peak_gpu_memory, *p.gpu_memory_bytes);
         o.nvml_listed_a_process = true;
+      }
+      // SM share is averaged over the samples in which the process held GPU memory.
+      if (p.gpu_sm_percent.known() && p.gpu_memory_bytes.known() && *p.gpu_memory_bytes > 0) {
+        ps.sm_sum += *p.gpu_sm_percent;
+        ++ps.sm_samples;
       }
     }
     o.peak_process_gpu_memory = std::max(o.peak_process_gpu_memory, tree_memory);
@@ -110,6 +123,13 @@ Observed observe(const Timeline& t) {
       }
       if (g.memory_used_bytes.known()) gs.peak_used = std::max(gs.peak_used.value_or(0), *g.memory_used_bytes);
       if (g.memory_total_bytes.known()) gs.total = *g.memory_total_bytes;
+      if (g.throttle_reasons.known()) {
+        ++gs.reason_samples;
+        if (std::uint64_t serious = *g.throttle_reasons & facts::k_clock_events_serious; serious != 0) {
+          ++gs.slowed_samples;
+          gs.slowed_by |= serious;
+        }
+      }
     }
   }
   return o;
@@ -256,6 +276,27 @@ std::string memory_text(const Observed& o) {
   return util::join(parts, "; ");
 }
 
+// What NVML said of each of the run's processes on the GPU.
+void add_gpu_process_evidence(const Observed& o, std::vector<std::string>& ev) {
+  for (const auto& [pid, p] : o.processes) {
+    if (p.peak_gpu_memory == 0) continue;
+    ev.push_back(fmt::format("{} (pid {}) held up to {} of GPU memory{} (NVML)", p.name, pid, gib(p.peak_gpu_memory),
+                             p.sm_samples > 0 ? fmt::format(", SM busy {:.0f} % on average", p.sm_sum / p.sm_samples)
+                                              : std::string()));
+  }
+}
+
+// "GPU 0 was slowed in 7 of 10 samples: HW thermal slowdown (...)", for each used GPU NVML saw slowed.
+std::vector<std::string> slowdown_text(const std::vector<const GpuSummary*>& gpus) {
+  std::vector<std::string> out;
+  for (const auto* g : gpus) {
+    if (g->slowed_samples == 0) continue;
+    out.push_back(fmt::format("GPU {} was slowed in {} of {} samples: {}", g->index, g->slowed_samples,
+                              g->reason_samples, util::join(facts::clock_event_reason_names(g->slowed_by), "; ")));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::span<const FindingInfo> run_verdict_infos() { return k_infos; }
@@ -324,19 +365,30 @@ Verdict decide(const Timeline& t, std::span<const Finding> machine, std::span<co
         ev.push_back(fmt::format("busiest process: {} (pid {}) at {:.0f} % of one core on average", hot->name,
                                  hot->pid, hot_cpu));
       }
+      add_gpu_process_evidence(o, ev);
+      auto slowed = slowdown_text(gpus);
+      ev.insert(ev.end(), slowed.begin(), slowed.end());
       int workers = static_cast<int>(o.pids.size()) - 1;
       if (busy >= k_low_busy_percent) {
         verdict = make(k_gpu_bound,
                        fmt::format("{} was busy {:.0f} % of the time on average{}: the GPU is the bottleneck, as it "
-                                   "should be.",
-                                   gpu_list, busy, mem.empty() ? "" : " (" + mem + ")"),
-                       std::move(ev));
+                                   "should be.{}",
+                                   gpu_list, busy, mem.empty() ? "" : " (" + mem + ")",
+                                   slowed.empty() ? "" : " But " + slowed.front() + "."),
+                       std::move(ev),
+                       slowed.empty() ? std::string()
+                                      : "The GPU itself is held back: check its cooling (fans, airflow, "
+                                        "`nvidia-smi -q -d TEMPERATURE,PERFORMANCE`) and power delivery; then "
+                                        "mixed precision (torch.autocast) and TF32/bf16 for more speed");
       } else if (hot_cpu >= k_saturated_cpu_percent) {
         verdict = make(k_input_bound,
                        fmt::format("{} {}, but GPU busy averaged {:.0f} % while {} (pid {}) used {:.0f} % of one core "
-                                   "and {} other process(es) helped it: input-bound, the GPU waits for data.",
-                                   gpu_list, mem.empty() ? "was held by this run" : "held " + mem, busy, hot->name,
-                                   hot->pid, hot_cpu, workers),
+                                   "and {} worker process(es) helped it: input-bound, the GPU waits for data.",
+                                   gpu_list,
+                                   o.peak_process_gpu_memory > 0
+                                       ? "held " + gib(o.peak_process_gpu_memory) + " for this run"
+                                       : (mem.empty() ? std::string("was held by this run") : "was held (" + mem + ")"),
+                                   busy, hot->name, hot->pid, hot_cpu, workers),
                        std::move(ev));
       } else {
         verdict = make(k_gpu_idle,

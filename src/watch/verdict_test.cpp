@@ -244,3 +244,49 @@ TEST(Verdict, EveryIdHasACatalogueEntry) {
 
 }  // namespace
 }  // namespace gpudoctor::watch
+
+namespace gpudoctor::watch {
+namespace {
+
+TEST(Verdict, GpuBoundNamesTheProcessesNvmlSawAndASlowedGpu) {
+  auto t = timeline(10, [](int i) {
+    ProcessSample p = proc(100, 30);
+    p.gpu_memory_bytes = std::uint64_t{30 * k_gib};
+    p.gpu_sm_percent = 90.0;
+    GpuSample g = gpu(95, 31 * k_gib);
+    // Hot for the second half of the run: HW thermal slowdown (0x40) beside the normal power cap.
+    g.throttle_reasons = i >= 5 ? std::uint64_t{0x44} : std::uint64_t{0x4};
+    return Sample{0, {p}, {g}};
+  });
+  Verdict v = decide(t, {}, {});
+  ASSERT_FALSE(v.findings.empty());
+  const Finding& f = v.findings.front();
+  EXPECT_EQ(f.id, "run.gpu_bound");
+  EXPECT_NE(f.message.find("GPU 0 was slowed in 5 of 10 samples"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("HW thermal slowdown"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("SW power cap"), std::string::npos) << "a power cap alone is normal: " << f.message;
+  EXPECT_NE(f.fix.find("cooling"), std::string::npos) << f.fix;
+  bool process_line = std::any_of(f.evidence.begin(), f.evidence.end(), [](const std::string& e) {
+    return e.find("python (pid 100) held up to 30.0 GiB") != std::string::npos &&
+           e.find("SM busy 90 %") != std::string::npos;
+  });
+  EXPECT_TRUE(process_line) << "NVML's per-process figures are evidence";
+}
+
+TEST(Verdict, GpuBoundWithoutSlowdownKeepsTheUsualAdvice) {
+  auto t = timeline(6, [](int) {
+    ProcessSample p = proc(100, 30);
+    p.gpu_memory_bytes = std::uint64_t{10 * k_gib};
+    GpuSample g = gpu(88, 11 * k_gib);
+    g.throttle_reasons = std::uint64_t{0x4};
+    return Sample{0, {p}, {g}};
+  });
+  Verdict v = decide(t, {}, {});
+  ASSERT_FALSE(v.findings.empty());
+  EXPECT_EQ(v.findings.front().id, "run.gpu_bound");
+  EXPECT_EQ(v.findings.front().message.find("slowed"), std::string::npos) << v.findings.front().message;
+  EXPECT_NE(v.findings.front().fix.find("autocast"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
