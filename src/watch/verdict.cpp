@@ -269,7 +269,9 @@ std::string memory_text(const Observed& o) {
   std::vector<std::string> parts;
   for (const auto& [index, g] : o.gpus) {
     if (g.peak_used && g.total) {
-      parts.push_back(fmt::format("GPU {} peak {} of {}", index, gib(*g.peak_used), gib(*g.total)));
+      // One GPU needs no name: the sentence around it already says "GPU 0".
+      parts.push_back(o.gpus.size() == 1 ? fmt::format("peak {} of {} in use", gib(*g.peak_used), gib(*g.total))
+                                         : fmt::format("GPU {} peak {} of {}", index, gib(*g.peak_used), gib(*g.total)));
     }
   }
   if (parts.empty() && o.peak_process_gpu_memory > 0) parts.push_back("peak " + gib(o.peak_process_gpu_memory) + " held by the run");

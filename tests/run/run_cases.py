@@ -338,6 +338,23 @@ def chromium():
     return None
 
 
+def render_in_chromium(browser, html, shot):
+    """Screenshots `html` into `shot` (kept as a test artifact) and returns the rendered DOM."""
+    if os.path.exists(shot):
+        os.unlink(shot)
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    with tempfile.TemporaryDirectory() as profile:
+        r = run([browser, *flags, f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1200,900",
+                 "file://" + html], timeout=120)
+        check(os.path.exists(shot) and os.path.getsize(shot) > 10000,
+              f"chromium wrote a screenshot: rc {r.returncode} {r.stderr[-1500:]!r}")
+    with tempfile.TemporaryDirectory() as profile:
+        r = run([browser, *flags, f"--user-data-dir={profile}", "--dump-dom", "file://" + html], timeout=120)
+    print(f"screenshot: {shot}")
+    return r.stdout.decode("utf-8", "replace")
+
+
 def case_html_chromium(gpd, work):
     browser = chromium()
     if browser is None:
@@ -361,25 +378,12 @@ def case_html_chromium(gpd, work):
     page = open(html, encoding="utf-8").read()
     for banned in ("<script", "<link", "@import", "src=\"http", "href=\"http", "url("):
         check(banned not in page, f"self-contained: found {banned!r}")
-    shot = os.path.join(work, "run_report.png")
-    if os.path.exists(shot):
-        os.unlink(shot)
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    with tempfile.TemporaryDirectory() as profile:
-        r = run([browser, *flags, f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1200,900",
-                 "file://" + html], timeout=120)
-        check(os.path.exists(shot) and os.path.getsize(shot) > 10000,
-              f"chromium wrote a screenshot: rc {r.returncode} {r.stderr[-1500:]!r}")
-    with tempfile.TemporaryDirectory() as profile:
-        r = run([browser, *flags, f"--user-data-dir={profile}", "--dump-dom", "file://" + html], timeout=120)
-    dom = r.stdout.decode("utf-8", "replace")
+    dom = render_in_chromium(browser, html, os.path.join(work, "run_report.png"))
     check("<svg" in dom, "the rendered DOM holds the SVG chart")
     check('data-panel="GPU busy' in dom, "GPU busy panel")
     check('data-panel="CPU per process' in dom, "CPU per process panel")
     check(dom.count('class="series"') >= 3, "CPU series of the root and both workers")
     check("run.never_used_gpu" in dom, "the verdict is on the page")
-    print(f"screenshot: {shot}")
 
 
 def case_watch_pid(gpd, work):
@@ -456,7 +460,8 @@ def root_samples(j):
 
 def run_nvml(gpd, work, name, scenario, script, interval="0.2"):
     report = os.path.join(work, name + ".json")
-    r = run([gpd, "run", "--interval", interval, "--json", report, "--", PYTHON, "-c", script],
+    html = os.path.join(work, name + ".html")
+    r = run([gpd, "run", "--interval", interval, "--json", report, "--html", html, "--", PYTHON, "-c", script],
             env=nvml_env(work, name, scenario))
     j = load_report(report)
     print(j["findings"][0]["message"] if j["findings"] else "(no verdict)")
@@ -483,6 +488,14 @@ def case_nvml_gpu_bound(gpd, work):
     check(j["verdict"] == "run.gpu_bound", f"verdict {j['verdict']}")
     msg = j["findings"][0]["message"]
     check("96 %" in msg and "30.0 GiB of 80.0 GiB" in msg, f"the verdict quotes busy and memory: {msg}")
+    # The page charts NVML's figures: a GPU 0 line in the busy and the memory panels, no "not reported".
+    page = open(os.path.join(work, "gpu_bound.html"), encoding="utf-8").read()
+    check(page.count('data-series="GPU 0"') == 2, "GPU 0 busy and memory series on the page")
+    check("GPU utilisation was not reported" not in page, "no unknown-utilisation note when NVML answered")
+    browser = chromium()
+    if browser is not None:  # run.html_chromium is the case that requires the browser
+        dom = render_in_chromium(browser, os.path.join(work, "gpu_bound.html"), os.path.join(work, "gpu_bound.png"))
+        check(dom.count('data-series="GPU 0"') == 2 and "run.gpu_bound" in dom, "chromium renders the GPU series")
 
 
 def case_nvml_input_bound(gpd, work):
