@@ -48,7 +48,7 @@ FileAnalysis Analyzer::run() {
   for (const auto& m : m_src.magics) check_env_magic(m);
   finish();
   if (m_ff.has_syntax_error) {
-    m_out.notes.push_back(fmt::format("{}: syntax error at {}; findings cover what parsed", m_src.display,
+    m_out.notes.push_back(fmt::format("{}: syntax error at {} (or a construct this Python grammar does not know); findings cover what parsed", m_src.display,
                                       where(m_ff.first_error_row)));
   }
   // Document order, and one finding per rule and line (`x.cpu().numpy()` is one sync, not two).

@@ -57,6 +57,23 @@ TEST(BadInput, SyntaxErrorGivesPartialResultsAndANote) {
   EXPECT_EQ(result.findings[0].location->line, 3);
 }
 
+// Valid Python the pinned grammar does not parse (a starred list on the right of an unpacking
+// assignment, as torch/distributed/elastic/rendezvous/utils.py writes it): the note names the line
+// where the parser stopped, not line 1.
+TEST(BadInput, UnparsedConstructIsReportedAtItsLine) {
+  std::string text =
+      "import torch\n"
+      "def f(endpoint):\n"
+      "    a = 1\n"
+      "    host, *rest = endpoint, *[]\n"
+      "    return host\n";
+  auto src = python_source("starred.py", text);
+  ASSERT_TRUE(src);
+  auto result = analyze(*src);
+  ASSERT_FALSE(result.notes.empty());
+  EXPECT_NE(result.notes[0].find("syntax error at line 4"), std::string::npos) << result.notes[0];
+}
+
 TEST(BadInput, DeepNestingDoesNotOverflowTheStack) {
   constexpr int k_depth = 5000;
   std::string parens = "import torch\nx = " + std::string(k_depth, '(') + "torch.zeros(1)" + std::string(k_depth, ')') + "\n";

@@ -17,6 +17,28 @@ bool is_module_base(const std::string& qualified) {
          qualified == "transformers.PreTrainedModel";
 }
 
+// The row of the first ERROR or MISSING node in document order, found by following the children
+// that carry an error. The walk above does not descend everywhere (imports, for one), so a tree
+// whose error it never reached would otherwise report the root's row: "line 1".
+constexpr TSSymbol k_error_symbol = static_cast<TSSymbol>(-1);  // tree_sitter/parser.h ts_builtin_sym_error
+
+std::uint32_t first_error_row(TSNode root) {
+  TSNode n = root;
+  while (true) {
+    bool deeper = false;
+    for (std::uint32_t i = 0, count = ts_node_child_count(n); i < count; ++i) {
+      TSNode c = ts_node_child(n, i);
+      if (ts_node_is_missing(c) || ts_node_symbol(c) == k_error_symbol) return ts_node_start_point(c).row;
+      if (ts_node_has_error(c)) {
+        n = c;
+        deeper = true;
+        break;
+      }
+    }
+    if (!deeper) return ts_node_start_point(n).row;
+  }
+}
+
 bool any_keyword(Node call, std::string_view name, Node* value = nullptr) {
   Node args = call.field(Field::arguments);
   for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
@@ -173,7 +195,7 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
       });
   if (root.has_error() && !ff.has_syntax_error) {
     ff.has_syntax_error = true;
-    ff.first_error_row = root.row();
+    ff.first_error_row = static_cast<int>(first_error_row(root.raw()));
   }
   std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
             [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });
