@@ -4,7 +4,11 @@
 #   - the child's own wall time (it times its loop itself), alone and watched, and their ratio;
 #   - the whole command's wall time, alone and watched (watched includes gpudoctor's start-up and its
 #     end-of-run checks of the machine, which the child does not wait for);
-#   - gpudoctor's own CPU time while observing (observer_cpu_seconds in --json), as % of one core.
+#   - gpudoctor's own CPU time while observing (observer_cpu_seconds in --json, which includes the
+#     NVML sampling helper), as % of one core.
+# NVML is sampled as in any run: where there is no driver, point GPUDOCTOR_NVML_LIBRARY at the test
+# double (build/tests/doubles/libnvidia-ml.so.1, with GPUDOCTOR_FAKE_SCENARIO=tests/driver/healthy.scenario)
+# to include the helper's cost.
 # Usage: bench/run_overhead.sh [GPUDOCTOR] [RUNS] [SECONDS]   (default build/gpudoctor 5 10)
 set -euo pipefail
 gpd=${1:-build/gpudoctor}
