@@ -29,6 +29,9 @@ struct GpuReading {
   // every compute process in our pid namespace), or nothing is known of it (`processes_unknown`).
   bool processes_listed = false;
   std::string processes_unknown;
+  // Set when no GPU answered per-process SM samples: a process absent from process_sm_percent then
+  // has an unknown share, not 0 %.
+  std::string process_sm_unknown;
 };
 
 class GpuSource {

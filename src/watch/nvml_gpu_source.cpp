@@ -145,6 +145,7 @@ class NvmlGpuSource final : public GpuSource {
         return out;
       }
       out.processes_listed = true;
+      out.process_sm_unknown = j.value("process_sm_unknown", std::string());
       for (const auto& p : j.value("processes", nlohmann::json::array())) {
         int pid = p.value("pid", 0);
         if (pid <= 0) continue;

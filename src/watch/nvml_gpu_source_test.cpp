@@ -123,6 +123,16 @@ TEST_F(NvmlSource, ReadsEveryGpuAndTheProcessesOfThisNamespace) {
   EXPECT_GT(s->helper_cpu_seconds(), -1.0);
 }
 
+TEST_F(NvmlSource, PerProcessSmShareUnsupportedIsUnknownNotZero) {
+  auto s = source("nvml.init=0\nnvml.count=1\ngpu0.utilization=50 5\ngpu0.processes=parent:1024\n");
+  GpuReading r = first_reading(*s);
+  ASSERT_EQ(r.gpus.size(), 1u) << s->description();
+  EXPECT_TRUE(r.process_sm_percent.empty());
+  EXPECT_NE(r.process_sm_unknown.find("nvmlDeviceGetProcessUtilization: Not Supported"), std::string::npos)
+      << r.process_sm_unknown;
+  EXPECT_EQ(r.process_memory_bytes.at(::getpid()), Known<std::uint64_t>(1024ULL << 20));
+}
+
 TEST_F(NvmlSource, AbsentLibraryIsSaidNotZero) {
   auto s = source(k_a100, "/nonexistent/gpudoctor-test/libnvidia-ml.so.1");
   EXPECT_EQ(readings_during(*s, 1s), 0);

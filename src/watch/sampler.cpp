@@ -103,8 +103,10 @@ Sample Sampler::sample(double t) {
     }
     if (auto sm = r.process_sm_percent.find(p.pid); sm != r.process_sm_percent.end()) {
       p.gpu_sm_percent = sm->second;
-    } else if (r.processes_listed) {
+    } else if (r.processes_listed && r.process_sm_unknown.empty()) {
       p.gpu_sm_percent = 0.0;  // NVML keeps SM samples only of processes that used the SMs
+    } else if (r.processes_listed) {
+      p.gpu_sm_percent = Known<double>::unknown(r.process_sm_unknown);
     } else {
       p.gpu_sm_percent = Known<double>::unknown(r.processes_unknown.empty() ? why : r.processes_unknown);
     }

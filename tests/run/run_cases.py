@@ -534,6 +534,10 @@ def case_nvml_gpu_idle(gpd, work):
     check(r.returncode == 0, f"exit {r.returncode}: {r.stderr[-2000:]!r}")
     check(j["verdict"] == "run.gpu_idle", f"verdict {j['verdict']}")
     check("1 %" in j["findings"][0]["message"], j["findings"][0]["message"])
+    # This GPU answers no per-process SM samples: the share is unknown with NVML's reason, not 0.
+    sm = [p["gpu_sm_percent"] for p in root_samples(j) if isinstance(p["gpu_memory_bytes"], int)]
+    check(sm and all(isinstance(x, dict) and "Not Supported" in x.get("unknown", "") for x in sm),
+          f"unknown SM share: {sm[:2]}")
 
 
 def case_nvml_oom(gpd, work):

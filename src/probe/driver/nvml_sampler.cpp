@@ -78,11 +78,18 @@ class Sampler {
   nlohmann::json reading() {
     nlohmann::json gpus = nlohmann::json::array();
     nlohmann::json processes = nlohmann::json::array();
+    m_sm_supported = false;
+    m_sm_why.clear();
     for (auto& d : m_devices) {
       gpus.push_back(gpu_sample(d));
       add_processes(d, processes);
     }
-    return {{"gpus", std::move(gpus)}, {"processes", std::move(processes)}};
+    nlohmann::json out = {{"gpus", std::move(gpus)}, {"processes", std::move(processes)}};
+    // Without per-process samples from any GPU, a process's SM share is unknown, not 0 %.
+    if (!m_sm_supported && !m_devices.empty()) {
+      out["process_sm_unknown"] = m_sm_why.empty() ? std::string("no SM samples") : m_sm_why;
+    }
+    return out;
   }
 
  private:
@@ -183,9 +190,17 @@ class Sampler {
   // The highest SM share of each process over the samples NVML took since the last reading.
   std::map<unsigned, unsigned> process_sm(Device& d) {
     std::map<unsigned, unsigned> out;
-    if (m_api.process_utilization == nullptr) return out;
+    if (m_api.process_utilization == nullptr) {
+      m_sm_why = "nvmlDeviceGetProcessUtilization is not exported by this libnvidia-ml";
+      return out;
+    }
     unsigned count = 0;
     nvmlReturn_t r = m_api.process_utilization(d.handle, nullptr, &count, d.last_seen_us);
+    if (r == k_nvml_success || r == k_nvml_insufficient_size || r == k_nvml_not_found) {
+      m_sm_supported = true;  // NOT_FOUND: supported, and no process used the SMs since last time
+    } else if (m_sm_why.empty()) {
+      m_sm_why = why("nvmlDeviceGetProcessUtilization", r);
+    }
     // With a null buffer NVML answers the count (INSUFFICIENT_SIZE, as nvtop relies on; some
     // drivers say SUCCESS); NOT_FOUND means no sample since last_seen.
     if ((r != k_nvml_insufficient_size && r != k_nvml_success) || count == 0) return out;
@@ -203,6 +218,8 @@ class Sampler {
 
   const SamplerApi& m_api;
   std::vector<Device> m_devices;
+  bool m_sm_supported = false;  // in this reading, some GPU answered per-process SM samples
+  std::string m_sm_why;         // else why not
 };
 
 }  // namespace
