@@ -144,6 +144,10 @@ class NvmlGpuSource final : public GpuSource {
         out.processes_unknown = m_pid_namespace_note;
         return out;
       }
+      if (j.contains("processes_unknown")) {
+        out.processes_unknown = "NVML did not list the compute processes: " + j.value("processes_unknown", std::string());
+        return out;
+      }
       out.processes_listed = true;
       out.process_sm_unknown = j.value("process_sm_unknown", std::string());
       for (const auto& p : j.value("processes", nlohmann::json::array())) {

@@ -133,6 +133,15 @@ TEST_F(NvmlSource, PerProcessSmShareUnsupportedIsUnknownNotZero) {
   EXPECT_EQ(r.process_memory_bytes.at(::getpid()), Known<std::uint64_t>(1024ULL << 20));
 }
 
+TEST_F(NvmlSource, ProcessListRefusedMakesProcessFiguresUnknownNotZero) {
+  auto s = source("nvml.init=0\nnvml.count=1\ngpu0.utilization=50 5\ngpu0.processes=!4\n");
+  GpuReading r = first_reading(*s);
+  ASSERT_EQ(r.gpus.size(), 1u) << s->description();
+  EXPECT_FALSE(r.processes_listed);
+  EXPECT_TRUE(r.process_memory_bytes.empty());
+  EXPECT_NE(r.processes_unknown.find("Insufficient Permissions"), std::string::npos) << r.processes_unknown;
+}
+
 TEST_F(NvmlSource, AbsentLibraryIsSaidNotZero) {
   auto s = source(k_a100, "/nonexistent/gpudoctor-test/libnvidia-ml.so.1");
   EXPECT_EQ(readings_during(*s, 1s), 0);

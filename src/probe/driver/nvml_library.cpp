@@ -1,7 +1,7 @@
 // NVML (libnvidia-ml.so.1) asked through dlopen. Prototypes mirror nvml.h (NVML API version 12/13,
 // https://docs.nvidia.com/deploy/nvml-api/), types come from nvml_abi.hpp; only what is called is declared.
 #include <probe/driver/library_probes.hpp>
-#include <probe/driver/nvml_abi.hpp>
+#include <probe/driver/nvml_core.hpp>
 #include <probe/driver/symbol.hpp>
 #include <sys/dynamic_library.hpp>
 
@@ -14,12 +14,7 @@ namespace {
 
 using namespace nvml_abi;  // NOLINT(google-build-using-namespace): the mirrored vendor types
 
-struct Api {
-  nvmlReturn_t (*init)() = nullptr;
-  nvmlReturn_t (*shutdown)() = nullptr;
-  const char* (*error_string)(nvmlReturn_t) = nullptr;
-  nvmlReturn_t (*device_count)(unsigned*) = nullptr;
-  nvmlReturn_t (*handle_by_index)(unsigned, nvmlDevice_t*) = nullptr;
+struct Api : CoreApi {
   nvmlReturn_t (*driver_version)(char*, unsigned) = nullptr;
   nvmlReturn_t (*cuda_driver_version)(int*) = nullptr;
   nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
@@ -47,8 +42,6 @@ struct Api {
   nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*power_usage)(nvmlDevice_t, unsigned*) = nullptr;
   nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;
-  nvmlReturn_t (*processes)(nvmlDevice_t, unsigned*, void*) = nullptr;
-  bool processes_v1 = false;
   nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned, int*) = nullptr;
 };
 
@@ -89,25 +82,15 @@ void ask_processes(const Api& api, const Nvml& nvml, nvmlDevice_t dev, facts::Nv
     d.processes = Nvml::missing<std::vector<facts::GpuProcess>>("nvmlDeviceGetComputeRunningProcesses");
     return;
   }
-  unsigned count = k_max_processes;
+  std::vector<ComputeProcess> listed;
+  nvmlReturn_t r = list_compute_processes(api, dev, listed);
   std::vector<facts::GpuProcess> out;
-  nvmlReturn_t r;
-  auto used = [](unsigned long long m) {
-    return m == k_value_not_available ? facts::Known<std::uint64_t>::unknown("NVML_VALUE_NOT_AVAILABLE")
-                                      : facts::Known<std::uint64_t>(m);
-  };
-  if (api.processes_v1) {
-    std::vector<nvmlProcessInfo_v1_t> info(count);
-    r = api.processes(dev, &count, info.data());
-    if (r == k_nvml_success) {
-      for (unsigned i = 0; i < count && i < info.size(); ++i) out.push_back({info[i].pid, used(info[i].usedGpuMemory), {}});
-    }
-  } else {
-    std::vector<nvmlProcessInfo_v2_t> info(count);
-    r = api.processes(dev, &count, info.data());
-    if (r == k_nvml_success) {
-      for (unsigned i = 0; i < count && i < info.size(); ++i) out.push_back({info[i].pid, used(info[i].usedGpuMemory), {}});
-    }
+  for (const auto& p : listed) {
+    out.push_back({p.pid,
+                   p.used_memory == k_value_not_available
+                       ? facts::Known<std::uint64_t>::unknown("NVML_VALUE_NOT_AVAILABLE")
+                       : facts::Known<std::uint64_t>(p.used_memory),
+                   {}});
   }
   if (r == k_nvml_insufficient_size) {
     d.processes = facts::Known<std::vector<facts::GpuProcess>>::unknown(
@@ -298,11 +281,7 @@ facts::NvmlFacts ask_nvml(const std::string& library) {
   if (!lib) return f;
   Symbols syms(*lib, f.library);
   Api api;
-  syms.required(api.init, {"nvmlInit_v2", "nvmlInit"});
-  syms.required(api.shutdown, {"nvmlShutdown"});
-  syms.required(api.error_string, {"nvmlErrorString"});
-  syms.required(api.device_count, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
-  syms.required(api.handle_by_index, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
+  bind_core(syms, api);
   syms.optional(api.driver_version, {"nvmlSystemGetDriverVersion"});
   // _v2 asks libcuda itself; the plain one may return a built-in version when libcuda is missing.
   syms.optional(api.cuda_driver_version, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"});
@@ -333,10 +312,6 @@ facts::NvmlFacts ask_nvml(const std::string& library) {
   syms.optional(api.temperature, {"nvmlDeviceGetTemperature"});
   syms.optional(api.power_usage, {"nvmlDeviceGetPowerUsage"});
   syms.optional(api.power_limit, {"nvmlDeviceGetEnforcedPowerLimit"});
-  auto procs = syms.optional(api.processes, {"nvmlDeviceGetComputeRunningProcesses_v3",
-                                             "nvmlDeviceGetComputeRunningProcesses_v2",
-                                             "nvmlDeviceGetComputeRunningProcesses"});
-  api.processes_v1 = procs == "nvmlDeviceGetComputeRunningProcesses";
   syms.optional(api.nvlink_state, {"nvmlDeviceGetNvLinkState"});
   if (!f.library.missing_required.empty()) return f;
 

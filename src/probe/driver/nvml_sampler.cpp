@@ -14,8 +14,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include <probe/driver/nvml_abi.hpp>
-#include <probe/driver/symbol.hpp>
+#include <probe/driver/nvml_core.hpp>
 #include <watch/timeline.hpp>
 
 namespace gpudoctor::probe {
@@ -26,20 +25,13 @@ using facts::Known;
 
 constexpr unsigned k_max_gpus = 64;
 
-struct SamplerApi {
-  nvmlReturn_t (*init)() = nullptr;
-  nvmlReturn_t (*shutdown)() = nullptr;
-  const char* (*error_string)(nvmlReturn_t) = nullptr;
-  nvmlReturn_t (*device_count)(unsigned*) = nullptr;
-  nvmlReturn_t (*handle_by_index)(unsigned, nvmlDevice_t*) = nullptr;
+struct SamplerApi : CoreApi {
   nvmlReturn_t (*driver_version)(char*, unsigned) = nullptr;
   nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
   nvmlReturn_t (*memory_info)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
   nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
   nvmlReturn_t (*power_usage)(nvmlDevice_t, unsigned*) = nullptr;
   nvmlReturn_t (*clock_event_reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
-  nvmlReturn_t (*processes)(nvmlDevice_t, unsigned*, void*) = nullptr;
-  bool processes_v1 = false;
   nvmlReturn_t (*process_utilization)(nvmlDevice_t, nvmlProcessUtilizationSample_t*, unsigned*,
                                       unsigned long long) = nullptr;
 };
@@ -80,6 +72,7 @@ class Sampler {
     nlohmann::json processes = nlohmann::json::array();
     m_sm_supported = false;
     m_sm_why.clear();
+    m_processes_why.clear();
     for (auto& d : m_devices) {
       gpus.push_back(gpu_sample(d));
       add_processes(d, processes);
@@ -89,6 +82,7 @@ class Sampler {
     if (!m_sm_supported && !m_devices.empty()) {
       out["process_sm_unknown"] = m_sm_why.empty() ? std::string("no SM samples") : m_sm_why;
     }
+    if (!m_processes_why.empty()) out["processes_unknown"] = m_processes_why;
     return out;
   }
 
@@ -160,22 +154,16 @@ class Sampler {
   }
 
   void add_processes(Device& d, nlohmann::json& out) {
-    if (m_api.processes == nullptr) return;
-    unsigned count = k_max_processes;
-    std::vector<std::pair<unsigned, unsigned long long>> found;  // pid, used memory
-    nvmlReturn_t r;
-    if (m_api.processes_v1) {
-      std::vector<nvmlProcessInfo_v1_t> info(count);
-      r = m_api.processes(d.handle, &count, info.data());
-      for (unsigned i = 0; r == k_nvml_success && i < count && i < info.size(); ++i) {
-        found.emplace_back(info[i].pid, info[i].usedGpuMemory);
-      }
-    } else {
-      std::vector<nvmlProcessInfo_v2_t> info(count);
-      r = m_api.processes(d.handle, &count, info.data());
-      for (unsigned i = 0; r == k_nvml_success && i < count && i < info.size(); ++i) {
-        found.emplace_back(info[i].pid, info[i].usedGpuMemory);
-      }
+    if (m_api.processes == nullptr) {
+      m_processes_why = "nvmlDeviceGetComputeRunningProcesses is not exported by this libnvidia-ml";
+      return;
+    }
+    std::vector<ComputeProcess> found;
+    nvmlReturn_t r = list_compute_processes(m_api, d.handle, found);
+    if (r != k_nvml_success) {
+      // Not listed is not "holds nothing": the whole reading's process figures become unknown.
+      if (m_processes_why.empty()) m_processes_why = fmt::format("GPU {}: {}", d.index, why("nvmlDeviceGetComputeRunningProcesses", r));
+      return;
     }
     std::map<unsigned, unsigned> sm = process_sm(d);
     for (const auto& [pid, used] : found) {
@@ -218,6 +206,7 @@ class Sampler {
 
   const SamplerApi& m_api;
   std::vector<Device> m_devices;
+  std::string m_processes_why;  // in this reading, why some GPU's compute processes are not listed
   bool m_sm_supported = false;  // in this reading, some GPU answered per-process SM samples
   std::string m_sm_why;         // else why not
 };
@@ -234,11 +223,7 @@ int run_nvml_sampler_child(const std::string& library, std::istream& in, std::os
   if (!lib) return refuse(fmt::format("{}: {}", library, load.path.why()));
   Symbols syms(*lib, load);
   SamplerApi api;
-  syms.required(api.init, {"nvmlInit_v2", "nvmlInit"});
-  syms.required(api.shutdown, {"nvmlShutdown"});
-  syms.required(api.error_string, {"nvmlErrorString"});
-  syms.required(api.device_count, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
-  syms.required(api.handle_by_index, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
+  bind_core(syms, api);
   syms.optional(api.driver_version, {"nvmlSystemGetDriverVersion"});
   syms.optional(api.name, {"nvmlDeviceGetName"});
   syms.optional(api.memory_info, {"nvmlDeviceGetMemoryInfo"});
@@ -246,10 +231,6 @@ int run_nvml_sampler_child(const std::string& library, std::istream& in, std::os
   syms.optional(api.power_usage, {"nvmlDeviceGetPowerUsage"});
   syms.optional(api.clock_event_reasons,
                 {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
-  auto procs = syms.optional(api.processes, {"nvmlDeviceGetComputeRunningProcesses_v3",
-                                             "nvmlDeviceGetComputeRunningProcesses_v2",
-                                             "nvmlDeviceGetComputeRunningProcesses"});
-  api.processes_v1 = procs == "nvmlDeviceGetComputeRunningProcesses";
   syms.optional(api.process_utilization, {"nvmlDeviceGetProcessUtilization"});
   if (!load.missing_required.empty()) {
     return refuse(fmt::format("{} does not export {}", library, fmt::join(load.missing_required, ", ")));

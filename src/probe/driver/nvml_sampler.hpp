@@ -8,7 +8,8 @@
 //   hello:   {"ready": true, "driver_version": "550.54.14", "count": 2}
 //            {"ready": false, "error": "nvmlInit: Driver/library version mismatch (18)"}
 //   reading: {"gpus": [GpuSample...], "processes": [{"pid": 41, "gpu": 0, "memory_bytes": N,
-//            "sm_percent": N}]}  (pids as NVML reports them: the host's)
+//            "sm_percent": N}], "processes_unknown": "why", "process_sm_unknown": "why"}
+//            (pids as NVML reports them: the host's; the *_unknown keys only when so)
 #pragma once
 
 #include <iosfwd>
