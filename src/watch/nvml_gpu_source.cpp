@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
@@ -51,7 +52,8 @@ class NvmlGpuSource final : public GpuSource {
 
   GpuReading read(std::span<const int> /*pids*/) override {
     if (m_state == State::starting) {
-      auto r = m_helper->receive(m_options.answer_wait);
+      auto r = next_object();
+      if (m_state == State::stopped) return {};
       if (r.status == sys::LineStatus::timeout) {
         if (Clock::now() - m_started > m_options.init_timeout) {
           stop_with(fmt::format("NVML ({}) did not finish initialising within {} ms; no GPU figures were sampled",
@@ -63,7 +65,7 @@ class NvmlGpuSource final : public GpuSource {
         stop_with(fmt::format("the NVML sampling helper ended ({}) before answering", m_helper->stop()));
         return {};
       }
-      if (!accept_hello(r.line)) return {};
+      if (!accept_hello(r.object)) return {};
     }
     if (m_state == State::ready) {
       if (!m_helper->send("sample")) {
@@ -74,7 +76,8 @@ class NvmlGpuSource final : public GpuSource {
       m_asked = Clock::now();
     }
     if (m_state != State::waiting) return {};
-    auto r = m_helper->receive(m_options.answer_wait);
+    auto r = next_object();
+    if (m_state == State::stopped) return {};
     if (r.status == sys::LineStatus::timeout) {
       if (Clock::now() - m_asked > m_options.hang_timeout) {
         stop_with(fmt::format("NVML stopped answering after {} (no reading within {} ms); later samples have no GPU "
@@ -89,7 +92,7 @@ class NvmlGpuSource final : public GpuSource {
       return {};
     }
     m_state = State::ready;
-    return parse_reading(r.line);
+    return parse_reading(r.object);
   }
 
   std::string description() const override { return m_description; }
@@ -107,6 +110,31 @@ class NvmlGpuSource final : public GpuSource {
  private:
   enum class State { starting, ready, waiting, stopped };
 
+  struct Answer {
+    sys::LineStatus status;
+    nlohmann::json object;
+  };
+
+  // The next JSON object from the helper within answer_wait. Other lines are skipped: a vendor
+  // library may print to stdout (the driver probe takes the last line for the same reason). A
+  // helper that prints nothing else is given up after k_max_skipped lines.
+  Answer next_object() {
+    constexpr int k_max_skipped = 64;
+    const auto deadline = Clock::now() + m_options.answer_wait;
+    while (true) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      auto r = m_helper->receive(std::max(left, std::chrono::milliseconds(0)));
+      if (r.status != sys::LineStatus::line) return {r.status, {}};
+      auto j = nlohmann::json::parse(r.line, nullptr, false);
+      if (!j.is_discarded() && j.is_object()) return {sys::LineStatus::line, std::move(j)};
+      if (m_skipped.empty()) m_skipped = util::sanitize_utf8(r.line.substr(0, 200));
+      if (++m_skipped_count >= k_max_skipped) {
+        stop_with("the NVML sampling helper printed no answer, only lines like: " + m_skipped);
+        return {sys::LineStatus::closed, {}};
+      }
+    }
+  }
+
   void stop_with(std::string why) {
     helper_cpu_seconds();  // its last figure, before it is gone
     if (m_helper) m_helper->stop();
@@ -114,30 +142,31 @@ class NvmlGpuSource final : public GpuSource {
     m_description = std::move(why);
   }
 
-  bool accept_hello(const std::string& line) {
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      stop_with("the NVML sampling helper answered garbage: " + util::sanitize_utf8(line.substr(0, 200)));
+  bool accept_hello(const nlohmann::json& j) {
+    const auto ready = j.find("ready");
+    if (ready == j.end() || !ready->is_boolean()) {
+      stop_with("the NVML sampling helper answered without saying whether NVML is ready: " +
+                util::sanitize_utf8(j.dump().substr(0, 200)));
       return false;
     }
-    if (!j.value("ready", false)) {
-      stop_with("NVML is not available: " + j.value("error", std::string("no reason given")));
+    auto text = [&](const char* key) {
+      auto it = j.find(key);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (!ready->get<bool>()) {
+      std::string why = text("error");
+      stop_with("NVML is not available: " + (why.empty() ? std::string("no reason given") : why));
       return false;
     }
-    std::string version = j.value("driver_version", std::string());
+    std::string version = text("driver_version");
     m_description = version.empty() ? std::string("NVML") : "NVML " + version;
     if (!m_pid_namespace_note.empty()) m_description += "; " + m_pid_namespace_note;
     m_state = State::ready;
     return true;
   }
 
-  GpuReading parse_reading(const std::string& line) {
+  GpuReading parse_reading(const nlohmann::json& j) {
     GpuReading out;
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      stop_with("the NVML sampling helper answered garbage: " + util::sanitize_utf8(line.substr(0, 200)));
-      return out;
-    }
     try {
       for (const auto& g : j.value("gpus", nlohmann::json::array())) out.gpus.push_back(g.get<GpuSample>());
       if (!m_pid_namespace_note.empty()) {
@@ -181,6 +210,8 @@ class NvmlGpuSource final : public GpuSource {
   State m_state = State::stopped;
   std::string m_description;
   std::string m_pid_namespace_note;
+  std::string m_skipped;  // the first line that was not an answer
+  int m_skipped_count = 0;
   mutable double m_helper_cpu = 0;
 };
 

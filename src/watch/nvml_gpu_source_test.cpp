@@ -201,3 +201,80 @@ TEST(NvmlSourceOff, HelperThatCannotStartIsSaid) {
 
 }  // namespace
 }  // namespace gpudoctor::watch
+
+namespace gpudoctor::watch {
+namespace {
+
+// A TEST DOUBLE of the `__sample-nvml` helper, a shell script, for what the real one never does:
+// chatter before its answers, garbage, a wrong shape.
+class ScriptedHelper : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = stdfs::temp_directory_path() /
+            ("gpudoctor-scripted-helper-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    stdfs::create_directories(m_dir);
+    m_fs = sys::make_rooted_file_system("/");
+  }
+  // Each helper its own file: a running shell reads its script as it goes.
+  std::unique_ptr<GpuSource> source(const std::string& script) {
+    stdfs::path helper = m_dir / ("helper" + std::to_string(++m_count) + ".sh");
+    std::ofstream(helper) << "#!/bin/sh\n" << script;
+    stdfs::permissions(helper, stdfs::perms::owner_all);
+    NvmlSourceOptions o;
+    o.library = "libnvidia-ml.so.1";
+    o.answer_wait = 50ms;
+    o.init_timeout = 1500ms;
+    o.hang_timeout = 500ms;
+    return make_nvml_gpu_source(*m_fs, helper.string(), o);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    stdfs::remove_all(m_dir, ec);
+  }
+  stdfs::path m_dir;
+  std::unique_ptr<sys::FileSystem> m_fs;
+  int m_count = 0;
+};
+
+GpuReading read_for(GpuSource& s, std::chrono::milliseconds span) {
+  auto end = std::chrono::steady_clock::now() + span;
+  GpuReading last;
+  while (std::chrono::steady_clock::now() < end) {
+    GpuReading r = s.read({});
+    if (!r.gpus.empty()) return r;
+    std::this_thread::sleep_for(20ms);
+  }
+  return last;
+}
+
+TEST_F(ScriptedHelper, ChatterBeforeTheAnswersIsSkipped) {
+  auto s = source(
+      "echo 'NVML: some vendor banner'\n"
+      "echo '{\"ready\": true, \"driver_version\": \"570.1\"}'\n"
+      "while read l; do echo 'noise'; echo '{\"gpus\": [{\"index\": 0, \"name\": \"X\", \"busy_percent\": 7}]}'; done\n");
+  GpuReading r = read_for(*s, 3s);
+  ASSERT_EQ(r.gpus.size(), 1u) << s->description();
+  EXPECT_EQ(r.gpus[0].busy_percent, Known<double>(7.0));
+  EXPECT_EQ(s->description(), "NVML 570.1");
+}
+
+TEST_F(ScriptedHelper, OnlyGarbageIsGivenUpWithWhatItSaid) {
+  auto s = source("while true; do echo 'not json at all'; done\n");
+  EXPECT_TRUE(read_for(*s, 1s).gpus.empty());
+  EXPECT_NE(s->description().find("not json at all"), std::string::npos) << s->description();
+}
+
+TEST_F(ScriptedHelper, WrongShapesAreSaidNotCrashedOn) {
+  auto s = source("echo '{\"ready\": \"yes\"}'\nsleep 30\n");
+  EXPECT_TRUE(read_for(*s, 1s).gpus.empty());
+  EXPECT_NE(s->description().find("without saying whether NVML is ready"), std::string::npos) << s->description();
+  auto t = source(
+      "echo '{\"ready\": true}'\n"
+      "while read l; do echo '{\"gpus\": [{\"index\": \"zero\"}], \"processes\": 5}'; done\n");
+  EXPECT_TRUE(read_for(*t, 1s).gpus.empty());
+  EXPECT_NE(t->description().find("unreadable reading"), std::string::npos) << t->description();
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
