@@ -46,6 +46,18 @@ struct DirEntry {
   FileType type = FileType::other;  // as readdir reports it; symlinks are FileType::symlink
 };
 
+// One file opened for many ranged reads (the fatbin reader's thousands of entry headers in one
+// library): the path is resolved and the file opened once, then each read is one pread(2) in
+// RootedFileSystem. read() behaves as FileSystem::read_range on the file as opened.
+//
+// Thread-safety: read() may be called from several threads at once (pread has no file position).
+class RangeReader {
+ public:
+  virtual ~RangeReader() = default;
+  virtual std::uint64_t size() const = 0;
+  virtual Expected<std::string> read(std::uint64_t offset, std::size_t length) const = 0;
+};
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -57,6 +69,10 @@ class FileSystem {
   // 540 MB libcublasLt.so: its ELF section headers and fatbin headers). The default reads the prefix
   // through read_file; RootedFileSystem overrides it with pread(2).
   virtual Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const;
+  // A regular file opened for many read_range calls (not a regular file: invalid). The default
+  // forwards every read to this->read_range (so a wrapper that overrides read_range sees each read,
+  // and a recording file system records the path); RootedFileSystem keeps one descriptor open.
+  virtual Expected<std::unique_ptr<RangeReader>> open_range_reader(std::string_view path) const;
   // The target of a symlink, as stored.
   virtual Expected<std::string> read_link(std::string_view path) const = 0;
   // Entries of a directory, sorted by name, without "." and "..".

@@ -61,6 +61,44 @@ std::string linux_path(const std::vector<std::string>& parts) {
 
 enum class FollowLast { yes, no };
 
+// At most `length` bytes at `offset` of the open file `fd` of `size` bytes (fewer at its end).
+Expected<std::string> pread_range(int fd, std::uint64_t size, std::string_view path, std::uint64_t offset,
+                                  std::size_t length) {
+  std::string out;
+  if (offset < size) out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(length, size - offset)));
+  std::size_t used = 0;
+  while (used < out.size()) {
+    ssize_t n = ::pread(fd, out.data() + used, out.size() - used, static_cast<off_t>(offset + used));
+    if (n < 0) {
+      int err = errno;
+      if (err == EINTR) continue;
+      return error_from_errno(err, "read " + std::string(path));
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
+  }
+  out.resize(used);
+  return out;
+}
+
+// Owns the descriptor; the size is the one fstat(2) gave at open, as for read_range.
+class DescriptorRangeReader final : public RangeReader {
+ public:
+  DescriptorRangeReader(int fd, std::uint64_t size, std::string path) : m_fd(fd), m_size(size), m_path(std::move(path)) {}
+  DescriptorRangeReader(const DescriptorRangeReader&) = delete;
+  DescriptorRangeReader& operator=(const DescriptorRangeReader&) = delete;
+  ~DescriptorRangeReader() override { ::close(m_fd); }
+  std::uint64_t size() const override { return m_size; }
+  Expected<std::string> read(std::uint64_t offset, std::size_t length) const override {
+    return pread_range(m_fd, m_size, m_path, offset, length);
+  }
+
+ private:
+  int m_fd;
+  std::uint64_t m_size;
+  std::string m_path;
+};
+
 class RootedFileSystem final : public FileSystem {
  public:
   explicit RootedFileSystem(std::string root) : m_root(std::move(root)) {
@@ -101,25 +139,15 @@ class RootedFileSystem final : public FileSystem {
   Expected<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t length) const override {
     auto file = open_regular(path);
     if (!file) return file.error();
-    int fd = file->fd;
-    std::uint64_t size = file->size;
-    std::string out;
-    if (offset < size) out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(length, size - offset)));
-    std::size_t used = 0;
-    while (used < out.size()) {
-      ssize_t n = ::pread(fd, out.data() + used, out.size() - used, static_cast<off_t>(offset + used));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int err = errno;
-        ::close(fd);
-        return error_from_errno(err, "read " + std::string(path));
-      }
-      if (n == 0) break;
-      used += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    out.resize(used);
+    auto out = pread_range(file->fd, file->size, path, offset, length);
+    ::close(file->fd);
     return out;
+  }
+
+  Expected<std::unique_ptr<RangeReader>> open_range_reader(std::string_view path) const override {
+    auto file = open_regular(path);
+    if (!file) return file.error();
+    return std::unique_ptr<RangeReader>(std::make_unique<DescriptorRangeReader>(file->fd, file->size, std::string(path)));
   }
 
   Expected<std::string> read_link(std::string_view path) const override {
@@ -318,6 +346,32 @@ Expected<std::string> FileSystem::read_text(std::string_view path, std::size_t l
   auto f = read_file(path, limit);
   if (!f) return f.error();
   return std::move(f->content);
+}
+
+namespace {
+
+class ForwardingRangeReader : public RangeReader {
+ public:
+  ForwardingRangeReader(const FileSystem& fs, std::string path, std::uint64_t size)
+      : m_fs(fs), m_path(std::move(path)), m_size(size) {}
+  std::uint64_t size() const override { return m_size; }
+  Expected<std::string> read(std::uint64_t offset, std::size_t length) const override {
+    return m_fs.read_range(m_path, offset, length);
+  }
+
+ private:
+  const FileSystem& m_fs;
+  std::string m_path;
+  std::uint64_t m_size;
+};
+
+}  // namespace
+
+Expected<std::unique_ptr<RangeReader>> FileSystem::open_range_reader(std::string_view path) const {
+  auto st = stat(path);
+  if (!st) return st.error();
+  if (st->type != FileType::regular) return Error{ErrorCode::invalid, "read " + std::string(path) + ": not a regular file"};
+  return std::unique_ptr<RangeReader>(std::make_unique<ForwardingRangeReader>(*this, std::string(path), st->size));
 }
 
 Expected<std::string> FileSystem::read_range(std::string_view path, std::uint64_t offset, std::size_t length) const {

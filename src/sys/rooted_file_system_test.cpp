@@ -84,6 +84,54 @@ TEST_F(RootedFileSystemTest, BoundedReadOfAHugeFile) {
   EXPECT_TRUE(f->truncated);
 }
 
+TEST_F(RootedFileSystemTest, RangeReaderReadsAsReadRangeDoesThroughOneOpenFile) {
+  write("/usr/lib/libx.so.1", "0123456789");
+  link("libx.so.1", "/usr/lib/libx.so");
+  auto fsys = make_rooted_file_system(root);
+  auto reader = fsys->open_range_reader("/usr/lib/libx.so");
+  ASSERT_TRUE(reader) << reader.error().message;
+  EXPECT_EQ((*reader)->size(), 10u);
+  EXPECT_EQ((*reader)->read(2, 3).value_or("?"), "234");
+  EXPECT_EQ((*reader)->read(8, 100).value_or("?"), "89");  // fewer at the end
+  EXPECT_EQ((*reader)->read(20, 4).value_or("?"), "");     // none past it
+  // The file stays open: removing its name does not take it away from the reader.
+  fs::remove(root + "/usr/lib/libx.so.1");
+  EXPECT_EQ((*reader)->read(0, 4).value_or("?"), "0123");
+  EXPECT_FALSE(fsys->read_range("/usr/lib/libx.so", 0, 4));
+}
+
+TEST_F(RootedFileSystemTest, RangeReaderRefusesWhatIsNotARegularFile) {
+  fs::create_directories(root + "/proc");
+  ASSERT_EQ(::mkfifo((root + "/proc/fifo").c_str(), 0644), 0);
+  auto fsys = make_rooted_file_system(root);
+  auto fifo = fsys->open_range_reader("/proc/fifo");
+  ASSERT_FALSE(fifo);
+  EXPECT_EQ(fifo.error().code, ErrorCode::invalid);
+  EXPECT_EQ(fsys->open_range_reader("/missing").error().code, ErrorCode::not_found);
+}
+
+// A wrapper that fails ranged reads: the default reader must go through read_range, so the fault
+// reaches whoever reads through a reader (the ELF and fatbin readers).
+class FailingRanges : public FileSystemWrapper {
+ public:
+  using FileSystemWrapper::FileSystemWrapper;
+  Expected<std::string> read_range(std::string_view path, std::uint64_t, std::size_t) const override {
+    return Error{ErrorCode::io, "read " + std::string(path) + ": injected"};
+  }
+};
+
+TEST_F(RootedFileSystemTest, DefaultRangeReaderForwardsToReadRange) {
+  write("/usr/lib/libx.so.1", "0123456789");
+  auto fsys = make_rooted_file_system(root);
+  FailingRanges failing(*fsys);
+  auto reader = failing.open_range_reader("/usr/lib/libx.so.1");
+  ASSERT_TRUE(reader) << reader.error().message;
+  EXPECT_EQ((*reader)->size(), 10u);
+  auto r = (*reader)->read(0, 4);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("injected"), std::string::npos);
+}
+
 TEST_F(RootedFileSystemTest, FifoIsRefusedWithoutBlocking) {
   fs::create_directories(root + "/proc");
   ASSERT_EQ(::mkfifo((root + "/proc/modules").c_str(), 0644), 0);

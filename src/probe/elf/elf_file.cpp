@@ -54,11 +54,14 @@ std::uint64_t ElfFile::u64(std::string_view b, std::size_t off) const {
 }
 
 sys::Expected<ElfFile> ElfFile::open(const sys::FileSystem& fs, std::string_view path) {
-  ElfFile f(fs, std::string(path));
+  ElfFile f{std::string(path)};
   auto st = fs.stat(path);
   if (!st) return st.error();
   if (st->type != sys::FileType::regular) return invalid(path, "not a regular file");
-  f.m_file_size = st->size;
+  auto reader = fs.open_range_reader(path);
+  if (!reader) return reader.error();
+  f.m_file_size = (*reader)->size();
+  f.m_reader = std::move(*reader);
   if (auto h = f.read_header(); !h) return h.error();
   if (auto s = f.read_segments(); !s) return s.error();
   f.read_sections();
@@ -69,7 +72,7 @@ sys::Expected<std::string> ElfFile::read(std::uint64_t offset, std::size_t lengt
   if (!range_ok(offset, length, m_file_size)) {
     return invalid(m_path, "range " + std::to_string(offset) + "+" + std::to_string(length) + " is past the end of the file");
   }
-  auto bytes = m_fs->read_range(m_path, offset, length);
+  auto bytes = m_reader->read(offset, length);
   if (!bytes) return bytes.error();
   if (bytes->size() != length) return invalid(m_path, "file shrank while reading");
   return bytes;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,7 @@ struct Segment {
 
 class ElfFile {
  public:
+  // The file is opened once (FileSystem::open_range_reader) and stays open while any copy lives.
   // REQUIRES: `fs` outlives the ElfFile.
   static sys::Expected<ElfFile> open(const sys::FileSystem& fs, std::string_view path);
 
@@ -69,12 +71,12 @@ class ElfFile {
   std::uint64_t word(std::string_view bytes, std::size_t off) const { return m_is64 ? u64(bytes, off) : u32(bytes, off); }
 
  private:
-  ElfFile(const sys::FileSystem& fs, std::string path) : m_fs(&fs), m_path(std::move(path)) {}
+  explicit ElfFile(std::string path) : m_path(std::move(path)) {}
   sys::Expected<bool> read_header();
   sys::Expected<bool> read_segments();
   void read_sections();
 
-  const sys::FileSystem* m_fs;
+  std::shared_ptr<const sys::RangeReader> m_reader;  // shared by copies; one open file
   std::string m_path;
   bool m_is64 = true;
   bool m_little = true;
