@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace gpudoctor::facts {
 namespace {
@@ -54,6 +56,26 @@ std::vector<std::string> FatbinSummary::cubin_names() const { return names_of(*t
 std::vector<std::string> FatbinSummary::ptx_names() const { return names_of(*this, FatbinEntryKind::ptx); }
 bool FatbinSummary::any_compressed() const {
   return std::any_of(entries.begin(), entries.end(), [](const FatbinEntry& e) { return e.compressed; });
+}
+
+FatbinSummary distinct_entries(const FatbinSummary& s) {
+  FatbinSummary out;
+  out.path = s.path;
+  out.sections = s.sections;
+  out.containers = s.containers;
+  auto key = [](const FatbinEntry& e) {
+    return std::tuple(static_cast<int>(e.kind), e.raw_kind, e.arch, static_cast<int>(e.variant), e.version_major,
+                      e.version_minor);
+  };
+  std::map<decltype(key(FatbinEntry{})), FatbinEntry> merged;
+  for (const auto& e : s.entries) {
+    auto [it, fresh] = merged.try_emplace(key(e), e);
+    if (fresh) continue;
+    it->second.payload_size += e.payload_size;
+    it->second.compressed = it->second.compressed || e.compressed;
+  }
+  for (auto& [k, e] : merged) out.entries.push_back(e);
+  return out;
 }
 
 void to_json(nlohmann::json& j, const FatbinEntry& e) {

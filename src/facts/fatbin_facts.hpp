@@ -46,6 +46,12 @@ struct FatbinSummary {
   bool operator==(const FatbinSummary&) const = default;
 };
 
+// The summary with one entry per distinct (kind, arch, variant, version): what a library can run, without
+// the thousands of repeats a big library has (one fatbin container per translation unit). A merged
+// entry's payload_size is the sum of the repeats', and it is compressed when any repeat was. Sorted by
+// kind, then arch.
+FatbinSummary distinct_entries(const FatbinSummary& s);
+
 void to_json(nlohmann::json& j, const FatbinEntry& e);
 void from_json(const nlohmann::json& j, FatbinEntry& e);
 void to_json(nlohmann::json& j, const FatbinSummary& s);

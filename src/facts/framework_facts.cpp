@@ -30,7 +30,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, name, version, met
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameworkBuild, framework, package_dir, sys_path_index, distribution,
                                                 version, kind, cuda_version, rocm_version, cudnn_version,
                                                 gpu_libraries, companions, evidence,
-                                                unresolved_libraries, cuda_runtimes, loader_notes)
+                                                unresolved_libraries, cuda_runtimes, loader_notes, kernel_images,
+                                                installer)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CondaPackage, name, version, build)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Shadow, module, path, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeepReport, framework, imported, error, version, gpu_available,
                                                 device_count, cuda_version, warnings)
@@ -46,6 +48,8 @@ void to_json(nlohmann::json& j, const PythonEnvironment& e) {
                      {"distributions", e.distributions},
                      {"builds", e.builds},
                      {"shadows", e.shadows},
+                     {"conda_meta", e.conda_meta},
+                     {"conda_packages", e.conda_packages},
                      {"deep", e.deep}};
 }
 
@@ -61,6 +65,8 @@ void from_json(const nlohmann::json& j, PythonEnvironment& e) {
   e.distributions = j.value("distributions", d.distributions);
   e.builds = j.value("builds", d.builds);
   e.shadows = j.value("shadows", d.shadows);
+  e.conda_meta = j.value("conda_meta", d.conda_meta);
+  e.conda_packages = j.value("conda_packages", d.conda_packages);
   e.deep = j.value("deep", d.deep);
 }
 

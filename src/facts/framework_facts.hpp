@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <facts/fatbin_facts.hpp>
 #include <facts/known.hpp>
 #include <facts/loader_facts.hpp>
 
@@ -73,7 +74,21 @@ struct FrameworkBuild {
   std::vector<Resolution> unresolved_libraries;
   std::vector<std::string> cuda_runtimes;
   std::vector<std::string> loader_notes;   // libraries that could not be examined, and why
+  // The GPU code of the build's CUDA libraries (torch: lib/libtorch_cuda*.so, lib/libc10_cuda.so), read
+  // from their fatbinary headers: one summary per library that could be read, its entries made distinct
+  // (distinct_entries). Unknown, with the reason, when the build has no such library or none was readable.
+  Known<std::vector<FatbinSummary>> kernel_images = Known<std::vector<FatbinSummary>>::unknown("not read");
+  std::string installer;  // who installed the package: "pip", "conda", "debian", ... ("" when nothing says)
   bool operator==(const FrameworkBuild&) const = default;
+};
+
+// One package of a conda environment, from the name of its PREFIX/conda-meta/NAME-VERSION-BUILD.json
+// file (conda's own record of what it linked into the prefix; neither version nor build contains '-').
+struct CondaPackage {
+  std::string name;     // "pytorch"
+  std::string version;  // "2.1.0"
+  std::string build;    // "py3.11_cuda12.1_cudnn8.9.2_0" (PyTorch's channel); "cuda126_mkl_py311_h..." (conda-forge)
+  bool operator==(const CondaPackage&) const = default;
 };
 
 // A module or directory that `import NAME` would find before the real package.
@@ -108,6 +123,9 @@ struct PythonEnvironment {
   std::vector<Distribution> distributions;
   std::vector<FrameworkBuild> builds;  // every copy found, in sys.path order
   std::vector<Shadow> shadows;
+  // conda: PREFIX/conda-meta when the prefix has one ("" otherwise), and the packages listed there.
+  std::string conda_meta;
+  Known<std::vector<CondaPackage>> conda_packages = Known<std::vector<CondaPackage>>::unknown("not a conda environment");
   Known<std::vector<DeepReport>> deep = Known<std::vector<DeepReport>>::unknown("--deep not requested");
   bool operator==(const PythonEnvironment&) const = default;
 };

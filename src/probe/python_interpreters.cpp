@@ -129,7 +129,11 @@ std::vector<InterpreterCandidate> discover_interpreters(const sys::FileSystem& f
     add(util::join_path(*venv, "bin/python"), InterpreterOrigin::virtual_env, "the venv " + *venv);
   }
   if (auto conda = env_value(env, "CONDA_PREFIX")) {
-    add(util::join_path(*conda, "bin/python"), InterpreterOrigin::conda_env, "the conda env " + *conda);
+    // `conda activate NAME` sets CONDA_DEFAULT_ENV to the name (a path for `conda activate -p PATH`).
+    auto name = env_value(env, "CONDA_DEFAULT_ENV");
+    bool named = name && *name != *conda && name->find('/') == std::string::npos;
+    add(util::join_path(*conda, "bin/python"), InterpreterOrigin::conda_env,
+        named ? fmt::format("the conda env {} ({})", *name, *conda) : "the conda env " + *conda);
   }
   if (auto path = env_value(env, "PATH")) {
     for (auto name : {"python3", "python"}) {

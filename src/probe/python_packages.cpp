@@ -162,7 +162,38 @@ std::vector<std::string> nvidia_wheels(const sys::FileSystem& fs, const SiteCont
 
 }  // namespace frameworks
 
+void read_conda_meta(const sys::FileSystem& fs, facts::PythonEnvironment& env) {
+  if (env.prefix.empty()) return;
+  auto dir = util::join_path(env.prefix, "conda-meta");
+  auto list = fs.list_dir(dir);
+  if (!list) {
+    if (list.error().code != sys::ErrorCode::not_found) {
+      env.conda_meta = dir;
+      env.conda_packages = facts::Known<std::vector<facts::CondaPackage>>::unknown(list.error().message);
+    }
+    return;
+  }
+  env.conda_meta = dir;
+  std::vector<facts::CondaPackage> packages;
+  for (const auto& e : *list) {
+    std::string_view n = e.name;
+    if (!n.ends_with(".json")) continue;  // "history" is conda's log, not a package
+    n.remove_suffix(5);
+    auto build_dash = n.rfind('-');
+    if (build_dash == std::string_view::npos || build_dash == 0) continue;
+    auto version_dash = n.rfind('-', build_dash - 1);
+    if (version_dash == std::string_view::npos || version_dash == 0) continue;
+    packages.push_back({std::string(n.substr(0, version_dash)),
+                        std::string(n.substr(version_dash + 1, build_dash - version_dash - 1)),
+                        std::string(n.substr(build_dash + 1))});
+  }
+  std::sort(packages.begin(), packages.end(),
+            [](const facts::CondaPackage& a, const facts::CondaPackage& b) { return a.name < b.name; });
+  env.conda_packages = std::move(packages);
+}
+
 void scan_python_environment(const sys::FileSystem& fs, const std::string& cwd, facts::PythonEnvironment& env) {
+  read_conda_meta(fs, env);
   if (!env.sys_path) return;
   const auto& sys_path = *env.sys_path;
   std::vector<EntryListing> listings(sys_path.size());
@@ -197,7 +228,7 @@ void scan_python_environment(const sys::FileSystem& fs, const std::string& cwd, 
         winner = hit;
         winner_index = static_cast<int>(i);
       }
-      frameworks::SiteContext site{sys_path[i], &dists[i]};
+      frameworks::SiteContext site{sys_path[i], &dists[i], &env};
       bool owned = hit.found == Found::package &&
                    (fs.exists(util::join_path(hit.path, spec.marker)) ||
                     std::any_of(dists[i].begin(), dists[i].end(),

@@ -56,7 +56,11 @@ sys::Expected<InterpreterInfo> layout_interpreter_info(const sys::FileSystem& fs
 // Parses the query's output (NUL-separated: version, prefix, user site, sys.path...).
 sys::Expected<InterpreterInfo> parse_interpreter_query(std::string_view out, const sys::FileSystem& fs);
 
-// Fills distributions, builds and shadows of `env` from its sys_path.
+// Fills conda_meta and conda_packages of `env` from PREFIX/conda-meta (file names only: the JSON
+// files list every file of the package and run to megabytes).
+void read_conda_meta(const sys::FileSystem& fs, facts::PythonEnvironment& env);
+
+// Fills distributions, builds and shadows of `env` from its sys_path (conda packages included).
 void scan_python_environment(const sys::FileSystem& fs, const std::string& cwd, facts::PythonEnvironment& env);
 
 // --deep: imports each framework found in `env` in a real, isolated interpreter.

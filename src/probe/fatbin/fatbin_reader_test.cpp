@@ -48,6 +48,7 @@ const std::vector<Expectation>& expectations() {
   static const std::vector<Expectation> v = {
       // nvcc 13 compresses PTX by default and leaves cubins alone.
       {"multi_arch.so", {"sm_75", "sm_86"}, {"compute_90"}, 1},
+      {"cubin_only.so", {"sm_75", "sm_80"}, {}, 0},
       {"ptx_only.so", {}, {"compute_80"}, 0},  // -Xfatbin -compress=false
       {"compressed_all.so", {"sm_75", "sm_89"}, {"compute_89"}, 3},
       {"arch_variants.so", {"sm_90a", "sm_100f", "sm_120"}, {"compute_120f"}, 1},
@@ -150,6 +151,41 @@ TEST(FatbinReader, FreshNvccBuildsOfEveryFixture) {
   for (const auto& want : expectations()) {
     SCOPED_TRACE(want.file);
     expect_matches(read_ok((dir / want.file).string()), want);
+  }
+}
+
+TEST(FatbinReader, DistinctEntriesCollapseRepeatsAcrossContainers) {
+  facts::FatbinSummary s;
+  s.path = "lib.so";
+  s.containers = 3;
+  for (int i = 0; i < 3; ++i) {
+    for (int arch : {80, 75}) {
+      facts::FatbinEntry e;
+      e.kind = facts::FatbinEntryKind::cubin;
+      e.raw_kind = 2;
+      e.arch = arch;
+      e.payload_size = 100;
+      e.compressed = i == 2;
+      s.entries.push_back(e);
+    }
+  }
+  facts::FatbinEntry ptx;
+  ptx.kind = facts::FatbinEntryKind::ptx;
+  ptx.raw_kind = 1;
+  ptx.arch = 80;
+  ptx.version_major = 8;
+  s.entries.push_back(ptx);
+  auto d = facts::distinct_entries(s);
+  ASSERT_EQ(d.entries.size(), 3u);
+  EXPECT_EQ(d.containers, 3u);
+  EXPECT_EQ(facts::entry_name(d.entries[0]), "compute_80");  // by kind, then arch
+  EXPECT_EQ(facts::entry_name(d.entries[1]), "sm_75");
+  EXPECT_EQ(d.entries[1].payload_size, 300u);
+  EXPECT_TRUE(d.entries[1].compressed);
+  EXPECT_EQ(d.cubin_names(), s.cubin_names());
+  // What the kernels can run on is unchanged.
+  for (auto [major, minor] : {std::pair{7, 5}, {8, 6}, {9, 0}}) {
+    EXPECT_EQ(checks::predict_support(d, major, minor).kind, checks::predict_support(s, major, minor).kind);
   }
 }
 
