@@ -1,5 +1,6 @@
 #include <checks/framework_view.hpp>
 
+#include <checks/driver_view.hpp>
 #include <checks/environment_view.hpp>
 #include <data/tsv.hpp>
 #include <util/text.hpp>
@@ -67,14 +68,18 @@ std::string FrameworkView::driver_version() const {
   return EnvironmentView(m_f.environment).nvidia_module_version();
 }
 
-std::vector<std::pair<int, int>> FrameworkView::compute_capabilities() const {
-  std::vector<std::pair<int, int>> out;
-  for (const auto& d : m_f.driver.nvml.devices) {
-    if (d.cc_major && d.cc_minor) out.emplace_back(*d.cc_major, *d.cc_minor);
+std::vector<FrameworkView::Gpu> FrameworkView::gpus_with_capability() const {
+  std::vector<Gpu> out;
+  DriverView driver(m_f);
+  for (const auto& g : driver.gpus()) {
+    if (g.cc) out.push_back({g.cc->major, g.cc->minor, g.label, g.cc_source});
   }
   if (!out.empty()) return out;
   for (const auto& d : m_f.driver.cuda.devices) {
-    if (d.cc_major && d.cc_minor) out.emplace_back(*d.cc_major, *d.cc_minor);
+    if (!d.cc_major || !d.cc_minor) continue;
+    out.push_back({*d.cc_major, *d.cc_minor,
+                   fmt::format("CUDA device {}{}", d.ordinal, d.name ? " " + *d.name : std::string()),
+                   "cuDeviceGetAttribute"});
   }
   return out;
 }
@@ -145,8 +150,22 @@ std::string FrameworkView::torch_install_command(const facts::PythonEnvironment&
                                   : fmt::format(" (the driver did not say which CUDA it supports: `nvidia-smi` shows "
                                                 "it; pick the cuXXX index at or below it)"))
                         : "";
-  return fmt::format("Install the {} build: `{}`{}{}.", want_kind == "cuda" ? "CUDA" : "ROCm", command, why,
-                     has_companions ? "; reinstall torchvision/torchaudio from the same index" : "");
+  auto pip_fix = fmt::format("Install the {} build: `{}`{}{}.", want_kind == "cuda" ? "CUDA" : "ROCm", command, why,
+                              has_companions ? "; reinstall torchvision/torchaudio from the same index" : "");
+  if (current.installer != "conda") return pip_fix;
+  // pip over a conda-managed torch leaves conda's record stale and its next solve puts the old build
+  // back, so the fix stays in one package manager. conda-forge's pytorch-gpu metapackage selects a CUDA
+  // build the driver supports (the __cuda virtual package); PyTorch's own conda channel ended with 2.5.
+  auto target = env.prefix.empty() ? std::string() : " -p " + env.prefix;
+  if (want_kind == "cuda") {
+    return fmt::format("This torch was installed by conda: replace it with conda, `conda install{} -c conda-forge "
+                       "pytorch-gpu`, or leave conda for torch altogether, `conda remove{} --force pytorch`, and then: "
+                       "{}",
+                       target, target, pip_fix);
+  }
+  return fmt::format("This torch was installed by conda, which has no ROCm build of it: `conda remove{} --force "
+                     "pytorch`, then: {}",
+                     target, pip_fix);
 }
 
 }  // namespace gpudoctor::checks

@@ -22,8 +22,15 @@ class FrameworkView {
   std::optional<int> driver_cuda_version() const;
   // "550.54.14" from NVML, else the loaded kernel module; "" when neither says.
   std::string driver_version() const;
-  // Compute capabilities of the NVIDIA GPUs the driver reported ({8, 9}), one per GPU.
-  std::vector<std::pair<int, int>> compute_capabilities() const;
+  // The NVIDIA GPUs whose compute capability is known: from NVML, else the PCI id or pci.ids chip name
+  // (DriverView), else the CUDA driver's devices; one per GPU.
+  struct Gpu {
+    int cc_major = 0;
+    int cc_minor = 0;
+    std::string label;   // "GPU 0 NVIDIA GeForce RTX 5090 (00000000:01:00.0)"
+    std::string source;  // "NVML", "PCI id 10de:2b85", "cuDeviceGetAttribute"
+  };
+  std::vector<Gpu> gpus_with_capability() const;
 
   const std::vector<facts::PythonEnvironment>& environments() const;
   // The copy of `fw` that `import` loads in `env`: the first on sys.path; nullptr when none.

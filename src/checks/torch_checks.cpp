@@ -7,14 +7,8 @@
 #include <checks/framework_check_fns.hpp>
 
 #include <checks/framework_view.hpp>
-#include <checks/kernel_support.hpp>
-#include <data/tsv.hpp>
-#include <util/text.hpp>
 
 #include <fmt/format.h>
-
-#include <optional>
-#include <set>
 
 namespace gpudoctor::checks::framework {
 namespace {
@@ -23,17 +17,6 @@ using facts::BuildKind;
 using facts::Framework;
 
 std::string where(const facts::PythonEnvironment& env) { return env.label.empty() ? env.interpreter : env.label; }
-
-// "2.0-2.7" / "2.6-": does the release (2.5.1) fall in the series range?
-bool in_release_series(std::string_view range, const std::vector<int>& version) {
-  if (version.size() < 2) return false;
-  std::vector<int> series = {version[0], version[1]};
-  auto dash = range.find('-');
-  auto lo = util::parse_version(range.substr(0, dash)).value_or(std::vector<int>{});
-  if (util::compare_versions(series, lo) < 0) return false;
-  auto hi = dash == std::string_view::npos ? range : range.substr(dash + 1);
-  return hi.empty() || util::compare_versions(series, util::parse_version(hi).value_or(std::vector<int>{})) <= 0;
-}
 
 std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
   std::vector<std::string> ev = {fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir)};
@@ -157,65 +140,6 @@ void torch_multiple_installs(const Facts& f, FindingSink& out) {
              fmt::format("Keep one: `{} uninstall torch` until `{} show torch` finds none, then install the build you "
                          "want once (user-site copies live under ~/.local).",
                          pip_command(env), pip_command(env)));
-  }
-}
-
-void torch_arch_unsupported(const Facts& f, FindingSink& out) {
-  FrameworkView v(f);
-  auto ccs = v.compute_capabilities();
-  if (ccs.empty()) return;
-  const auto& t = data::table("torch_arch_lists.tsv");
-  for (const auto& env : v.environments()) {
-    const auto* b = FrameworkView::imported(env, Framework::torch);
-    if (!b || b->kind != BuildKind::cuda) continue;
-    std::string variant = "cu";
-    for (char c : b->cuda_version) {
-      if (c != '.') variant.push_back(c);
-    }
-    auto version = util::parse_version(public_version(b->version)).value_or(std::vector<int>{});
-    std::optional<std::size_t> row;
-    for (std::size_t r = 0; r < t.size() && !row; ++r) {
-      if (t.at(r, "variant") == variant && in_release_series(t.at(r, "torch"), version)) row = r;
-    }
-    if (!row) continue;
-    facts::FatbinSummary kernels;
-    std::vector<std::string> names;
-    for (auto a : util::split(t.at(*row, "archs"), ';')) {
-      bool ptx = a.ends_with("+PTX");
-      auto mm = util::parse_version(ptx ? a.substr(0, a.size() - 4) : a).value_or(std::vector<int>{});
-      if (mm.size() < 2) continue;
-      int arch = mm[0] * 10 + mm[1];
-      facts::FatbinEntry cubin;
-      cubin.kind = facts::FatbinEntryKind::cubin;
-      cubin.arch = arch;
-      kernels.entries.push_back(cubin);
-      names.push_back(fmt::format("sm_{}", arch));
-      if (ptx) {
-        facts::FatbinEntry ptx_entry;
-        ptx_entry.kind = facts::FatbinEntryKind::ptx;
-        ptx_entry.arch = arch;
-        kernels.entries.push_back(ptx_entry);
-        names.push_back(fmt::format("compute_{}", arch));
-      }
-    }
-    std::set<std::pair<int, int>> seen;
-    for (const auto& [major, minor] : ccs) {
-      if (!seen.insert({major, minor}).second) continue;
-      auto support = predict_support(kernels, major, minor);
-      if (support.kind != KernelSupportKind::no_kernel_image) continue;
-      auto ev = build_evidence(env, *b);
-      ev.push_back(fmt::format("the {} wheels of torch {}.x are built for {} (TORCH_CUDA_ARCH_LIST, {})", variant,
-                               version.size() >= 2 ? fmt::format("{}.{}", version[0], version[1]) : "?",
-                               util::join(names, " "), t.at(*row, "source")));
-      ev.push_back(fmt::format("the GPU reports compute capability {}.{} (sm_{}{})", major, minor, major, minor));
-      ev.push_back(support.reason);
-      out.emit(fmt::format("torch {} has kernels for {}…{}; this GPU is sm_{}{}: every kernel launch will fail with "
-                           "\"no kernel image is available for execution on the device\".",
-                           b->version, names.front(), names.back(), major, minor),
-               std::move(ev),
-               "Install a torch build whose architecture list includes this GPU (newer GPUs need newer cuXXX "
-               "builds and a driver for them): " + v.torch_install_command(env, *b, BuildKind::cuda));
-    }
   }
 }
 
