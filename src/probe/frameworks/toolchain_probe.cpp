@@ -18,14 +18,18 @@
 namespace gpudoctor::probe::frameworks {
 namespace {
 
-void note_resolution(const facts::Resolution& r, std::set<std::string>& unresolved_seen,
+// The loader tells objects apart by file, not by the path string that found them (elf/dl-load.c
+// _dl_map_object_from_fd compares device and inode): "torch/lib/../../nvidia/cuda_runtime/lib/X" through
+// torch's RPATH and "nvidia/cuda_runtime/lib/X" through LD_LIBRARY_PATH are one runtime, and so are two
+// symlinks to one file. The runtime is named by its real path inside the root.
+void note_resolution(const sys::FileSystem& fs, const facts::Resolution& r, std::set<std::string>& unresolved_seen,
                      std::set<std::string>& runtimes, facts::FrameworkBuild& b) {
   if (!r.found()) {
     if (unresolved_seen.insert(r.soname).second) b.unresolved_libraries.push_back(r);
     return;
   }
   if (r.soname.starts_with("libcudart.so") && r.rule != facts::SearchRule::already_loaded) {
-    auto entry = fmt::format("{} -> {}", r.soname, r.path);
+    auto entry = fmt::format("{} -> {}", r.soname, fs.real_path(r.path).value_or(r.path));
     if (runtimes.insert(entry).second) b.cuda_runtimes.push_back(entry);
   }
 }
@@ -46,7 +50,7 @@ void probe_build_libraries(const sys::FileSystem& fs, const loader::LoaderContex
       b.loader_notes.push_back(fmt::format("{}: {}", lib, elf.error().message));
       continue;
     }
-    for (const auto& r : loader::resolve_needed_tree(fs, *elf, ctx)) note_resolution(r, unresolved_seen, runtimes, b);
+    for (const auto& r : loader::resolve_needed_tree(fs, *elf, ctx)) note_resolution(fs, r, unresolved_seen, runtimes, b);
   }
   if (b.framework != facts::Framework::tensorflow || b.kind != facts::BuildKind::cuda) return;
   auto cuda_major = major_of(b.cuda_version);
@@ -74,7 +78,7 @@ void probe_build_libraries(const sys::FileSystem& fs, const loader::LoaderContex
   for (const auto& soname : sonames) {
     auto r = loader::resolve_soname(fs, soname, from, ctx);
     r.requested_by = from.path + " (dlopen)";
-    note_resolution(r, unresolved_seen, runtimes, b);
+    note_resolution(fs, r, unresolved_seen, runtimes, b);
   }
 }
 
