@@ -142,6 +142,21 @@ TEST(TorchArchCheck, FallsBackToThePublishedListAndSaysWhy) {
   EXPECT_TRUE(run_arch_check(machine(cuda_torch(unread), {nvml_gpu(0, 9, 0)})).empty());
 }
 
+TEST(TorchArchCheck, TheFallbackFollowsTheReleaseSeries) {
+  // cu124 wheels carried compute_90 PTX in 2.4 and 2.5 (data/torch_arch_lists.tsv), not in 2.6.
+  auto unread = facts::Known<std::vector<FatbinSummary>>::unknown("not read");
+  auto b = cuda_torch(unread);
+  b.cuda_version = "12.4";
+  b.version = "2.5.1+cu124";
+  auto jit = run_arch_check(machine(b, {nvml_gpu(0, 12, 0)}));
+  ASSERT_EQ(jit.size(), 1u);
+  EXPECT_EQ(jit[0].severity, Severity::warning);
+  b.version = "2.6.0+cu124";
+  auto none = run_arch_check(machine(b, {nvml_gpu(0, 12, 0)}));
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].severity, Severity::error);
+}
+
 TEST(TorchArchCheck, LibrariesWithoutDeviceCodeAreNotTakenAsNoKernels) {
   auto empty = std::vector<FatbinSummary>{image(k_lib, {})};
   auto found = run_arch_check(machine(cuda_torch(empty), {nvml_gpu(0, 12, 0)}));
