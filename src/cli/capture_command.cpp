@@ -32,13 +32,31 @@ int run_capture(const CaptureOptions& o) {
        nlohmann::json(f.driver).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"}};
   // Interpreters are not re-run under --root: their sys.path and the working directory travel here.
   extra[std::string(probe::k_python_capture_path)] = probe::python_capture_document(f.framework);
-  auto capture = probe::build_capture(*live, recorder.accesses(), extra);
+  auto capture = probe::build_capture(*live, recorder.accesses(), extra, recorder.ranges());
+  // Which files hold only the bytes that were read: a later reader asking for others gets zeros.
+  if (!capture.partial.empty()) {
+    nlohmann::json partial = nlohmann::json::array();
+    for (const auto& p : capture.partial) {
+      nlohmann::json ranges = nlohmann::json::array();
+      for (const auto& r : p.ranges) ranges.push_back({r.offset, r.length});
+      partial.push_back({{"path", p.path}, {"size", p.size}, {"ranges", std::move(ranges)}});
+    }
+    meta["partial_files"] = std::move(partial);
+    for (auto& e : capture.entries) {
+      if (e.path == ".gpudoctor/capture.json") e.content = meta.dump(2) + "\n";
+    }
+  }
   auto written = sys::write_tar_gz(o.output, capture.entries);
   if (!written) {
     std::cerr << "gpudoctor capture: " << written.error().message << '\n';
     return k_exit_usage;
   }
   std::cerr << "gpudoctor capture: wrote " << capture.entries.size() << " entries to " << o.output << '\n';
+  for (const auto& p : capture.partial) {
+    std::uint64_t kept = 0;
+    for (const auto& r : p.ranges) kept += r.length;
+    std::cerr << "  partly " << p.path << ": the " << kept << " bytes the probes read, of " << p.size << '\n';
+  }
   for (const auto& s : capture.skipped) std::cerr << "  skipped " << s << '\n';
   std::cerr << "Replay it anywhere with: gpudoctor check --root " << o.output << '\n';
   return k_exit_ok;

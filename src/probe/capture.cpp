@@ -5,17 +5,29 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gpudoctor::probe {
 namespace {
 
-constexpr std::size_t k_capture_file_limit = 32 << 20;
 constexpr int k_max_hops = 40;
+
+sys::ArchiveEntry entry(std::string path, sys::ArchiveEntry::Kind kind, std::string content, std::uint32_t mode) {
+  sys::ArchiveEntry e;
+  e.path = std::move(path);
+  e.kind = kind;
+  e.content = std::move(content);
+  e.mode = mode;
+  return e;
+}
 
 class Builder {
  public:
-  explicit Builder(const sys::FileSystem& fs) : m_fs(fs) {}
+  Builder(const sys::FileSystem& fs, const std::map<std::string, std::vector<sys::ByteRange>>& ranges)
+      : m_fs(fs), m_ranges(ranges) {}
 
-  void add(const std::string& path, bool follow_last, int hops = 0) {
+  // `origin`: the path as the probes asked for it, whose byte ranges were recorded.
+  void add(const std::string& path, bool follow_last, const std::string& origin, int hops = 0) {
     if (hops > k_max_hops) {
       m_out.skipped.push_back(path + ": too many symlinks");
       return;
@@ -36,21 +48,21 @@ class Builder {
       if (st->type == sys::FileType::symlink) {
         auto target = m_fs.read_link(p);
         if (!target) return;
-        put({p.substr(1), sys::ArchiveEntry::Kind::symlink, *target, 0777});
+        put(entry(p.substr(1), sys::ArchiveEntry::Kind::symlink, *target, 0777));
         if (last && !follow_last) return;
         std::string rest;
         for (std::size_t k = i + 1; k < parts.size(); ++k) rest += "/" + std::string(parts[k]);
         std::string next = !target->empty() && target->front() == '/' ? *target : cur + "/" + *target;
-        add(next + rest, follow_last, hops + 1);
+        add(next + rest, follow_last, origin, hops + 1);
         return;
       }
       if (!last) {
         if (st->type != sys::FileType::directory) return;
-        put({p.substr(1), sys::ArchiveEntry::Kind::directory, {}, st->mode | 0700});
+        put(entry(p.substr(1), sys::ArchiveEntry::Kind::directory, {}, st->mode | 0700));
         cur = p;
         continue;
       }
-      add_final(p, *st);
+      add_final(p, *st, origin);
     }
   }
 
@@ -60,19 +72,20 @@ class Builder {
     std::map<std::string, std::string> files = extra;
     files["/.gpudoctor/stat"] = sidecar;
     for (const auto& [path, content] : files) {
-      put({std::string(path).substr(1), sys::ArchiveEntry::Kind::file, content, 0644});
+      put(entry(std::string(path).substr(1), sys::ArchiveEntry::Kind::file, content, 0644));
     }
-    put({".gpudoctor", sys::ArchiveEntry::Kind::directory, {}, 0755});
+    put(entry(".gpudoctor", sys::ArchiveEntry::Kind::directory, {}, 0755));
     // Parents before children: tar extraction then creates each directory with its own mode.
     for (auto& [path, entry] : m_entries) m_out.entries.push_back(std::move(entry));
     return std::move(m_out);
   }
 
  private:
-  void add_final(const std::string& p, const sys::FileStat& st) {
+  void add_final(const std::string& p, const sys::FileStat& st, const std::string& origin) {
+    if (m_entries.count(p.substr(1)) != 0) return;  // asked for more than once (read, then stat)
     switch (st.type) {
       case sys::FileType::directory:
-        put({p.substr(1), sys::ArchiveEntry::Kind::directory, {}, st.mode | 0700});
+        put(entry(p.substr(1), sys::ArchiveEntry::Kind::directory, {}, st.mode | 0700));
         return;
       case sys::FileType::regular: {
         std::string content;
@@ -84,22 +97,56 @@ class Builder {
         // A cut-off copy would replay as a different file (an ELF whose section headers are gone):
         // better absent, which the replay reports as unreadable.
         if (f->truncated) {
-          m_out.skipped.push_back(fmt::format("{}: larger than {} MiB, not copied", p, k_capture_file_limit >> 20));
+          add_partial(p, st, origin);
           return;
         }
         content = std::move(f->content);
         if (p.starts_with("/proc/") && p.ends_with("/environ")) content = filter_environ(content);
-        put({p.substr(1), sys::ArchiveEntry::Kind::file, std::move(content), st.mode & 0777});
+        put(entry(p.substr(1), sys::ArchiveEntry::Kind::file, std::move(content), st.mode & 0777));
         if (p.starts_with("/dev/") || st.uid != 0 || st.gid != 0 || (st.mode & 07000) != 0) stat_line(p, 'f', st);
         return;
       }
       case sys::FileType::char_device:
       case sys::FileType::block_device:
-        put({p.substr(1), sys::ArchiveEntry::Kind::file, {}, 0644});
+        put(entry(p.substr(1), sys::ArchiveEntry::Kind::file, {}, 0644));
         stat_line(p, st.type == sys::FileType::char_device ? 'c' : 'b', st);
         return;
       default: m_out.skipped.push_back(p + ": not a file, directory, link or device"); return;
     }
+  }
+
+  // A large file (a CUDA library) keeps the bytes the ELF and fatbin readers read, at their
+  // offsets; the replay reads the same ranges from it.
+  void add_partial(const std::string& p, const sys::FileStat& st, const std::string& origin) {
+    auto it = m_ranges.find(origin);
+    if (it == m_ranges.end()) it = m_ranges.find(p);
+    std::uint64_t kept = 0;
+    std::vector<sys::ByteRange> ranges;
+    if (it != m_ranges.end()) {
+      for (const auto& r : it->second) {
+        if (r.offset >= st.size) continue;
+        sys::ByteRange clipped{r.offset, std::min(r.length, st.size - r.offset)};
+        kept += clipped.length;
+        ranges.push_back(clipped);
+      }
+    }
+    if (ranges.empty() || kept > k_capture_range_limit) {
+      m_out.skipped.push_back(fmt::format("{}: larger than {} MiB, not copied{}", p, k_capture_file_limit >> 20,
+                                          ranges.empty() ? "" : fmt::format(" ({} MiB of it were read)", kept >> 20)));
+      return;
+    }
+    sys::ArchiveEntry e = entry(p.substr(1), sys::ArchiveEntry::Kind::file, {}, st.mode & 0777);
+    e.sparse_size = st.size;
+    for (const auto& r : ranges) {
+      auto data = m_fs.read_range(p, r.offset, static_cast<std::size_t>(r.length));
+      if (!data) {
+        m_out.skipped.push_back(fmt::format("{}: {}", p, data.error().message));
+        return;
+      }
+      e.pieces.push_back({r.offset, std::move(*data)});
+    }
+    put(std::move(e));
+    m_out.partial.push_back({p, st.size, std::move(ranges)});
   }
 
   void stat_line(const std::string& p, char type, const sys::FileStat& st) {
@@ -113,6 +160,7 @@ class Builder {
   }
 
   const sys::FileSystem& m_fs;
+  const std::map<std::string, std::vector<sys::ByteRange>>& m_ranges;
   std::map<std::string, sys::ArchiveEntry> m_entries;
   std::set<std::string> m_stat_lines;
   Capture m_out;
@@ -132,9 +180,10 @@ std::string filter_environ(std::string_view block) {
 }
 
 Capture build_capture(const sys::FileSystem& live, const std::set<sys::RecordedAccess>& accesses,
-                      const std::map<std::string, std::string>& extra) {
-  Builder b(live);
-  for (const auto& a : accesses) b.add(a.path, a.kind != sys::AccessKind::link);
+                      const std::map<std::string, std::string>& extra,
+                      const std::map<std::string, std::vector<sys::ByteRange>>& ranges) {
+  Builder b(live, ranges);
+  for (const auto& a : accesses) b.add(a.path, a.kind != sys::AccessKind::link, a.path);
   return b.finish(extra);
 }
 

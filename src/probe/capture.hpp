@@ -4,6 +4,7 @@
 // and /proc/*/environ keeps only the allowlisted variables.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -14,15 +15,30 @@
 
 namespace gpudoctor::probe {
 
+// A file larger than the copy bound, captured as only the bytes the probes read.
+struct PartialFile {
+  std::string path;
+  std::uint64_t size = 0;
+  std::vector<sys::ByteRange> ranges;
+};
+
 struct Capture {
   std::vector<sys::ArchiveEntry> entries;
   std::vector<std::string> skipped;  // "PATH: why" for what could not be copied
+  std::vector<PartialFile> partial;
 };
 
+inline constexpr std::size_t k_capture_file_limit = 32 << 20;  // copied whole up to this size
+inline constexpr std::uint64_t k_capture_range_limit = 64 << 20;  // bytes kept of one larger file
+
 // `extra`: files that are not on disk but are facts all the same (the driver's answers, capture
-// metadata), keyed by their path inside the tree ("/.gpudoctor/capture.json").
+// metadata), keyed by their path inside the tree ("/.gpudoctor/capture.json"). `ranges`: the bytes
+// read of each path (RecordingFileSystem::ranges): a file over k_capture_file_limit is captured as
+// those bytes at their offsets, zeros elsewhere, when they add up to at most k_capture_range_limit;
+// otherwise it is left out and listed in `skipped`.
 Capture build_capture(const sys::FileSystem& live, const std::set<sys::RecordedAccess>& accesses,
-                      const std::map<std::string, std::string>& extra);
+                      const std::map<std::string, std::string>& extra,
+                      const std::map<std::string, std::vector<sys::ByteRange>>& ranges = {});
 
 // Keeps only allowlisted NAME=VALUE entries of a NUL-separated environ block.
 std::string filter_environ(std::string_view environ_block);

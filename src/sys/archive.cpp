@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -34,6 +35,36 @@ bool safe_relative_path(std::string_view path) {
   return true;
 }
 
+// The zeros between the pieces are written out: the pax format's sparse entries did not survive a
+// round trip through this libarchive, and gzip shrinks a run of zeros about a thousandfold.
+Expected<bool> write_sparse_data(archive* a, const ArchiveEntry& e) {
+  static const std::string zeros(1 << 16, '\0');
+  std::uint64_t at = 0;
+  auto put = [&](const char* data, std::size_t n) { return archive_write_data(a, data, n) >= 0; };
+  auto put_zeros = [&](std::uint64_t n) {
+    while (n > 0) {
+      std::size_t chunk = static_cast<std::size_t>(std::min<std::uint64_t>(n, zeros.size()));
+      if (!put(zeros.data(), chunk)) return false;
+      n -= chunk;
+    }
+    return true;
+  };
+  for (const auto& p : e.pieces) {
+    if (p.offset < at || p.offset + p.data.size() > e.sparse_size) {
+      return Error{ErrorCode::invalid, "write " + e.path + ": pieces overlap or pass the end"};
+    }
+    if (!put_zeros(p.offset - at) || !put(p.data.data(), p.data.size())) return archive_error(a, "write " + e.path);
+    at = p.offset + p.data.size();
+  }
+  if (!put_zeros(e.sparse_size - at)) return archive_error(a, "write " + e.path);
+  return true;
+}
+
+bool all_zero(const void* buf, std::size_t size) {
+  const auto* p = static_cast<const unsigned char*>(buf);
+  return size == 0 || (p[0] == 0 && std::memcmp(p, p + 1, size - 1) == 0);
+}
+
 }  // namespace
 
 Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEntry>& entries) {
@@ -47,10 +78,11 @@ Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEn
     archive_entry_set_perm(entry.get(), e.mode & 07777);
     archive_entry_set_uid(entry.get(), 0);
     archive_entry_set_gid(entry.get(), 0);
+    const bool sparse = e.kind == ArchiveEntry::Kind::file && !e.pieces.empty();
     switch (e.kind) {
       case ArchiveEntry::Kind::file:
         archive_entry_set_filetype(entry.get(), AE_IFREG);
-        archive_entry_set_size(entry.get(), static_cast<la_int64_t>(e.content.size()));
+        archive_entry_set_size(entry.get(), static_cast<la_int64_t>(sparse ? e.sparse_size : e.content.size()));
         break;
       case ArchiveEntry::Kind::directory: archive_entry_set_filetype(entry.get(), AE_IFDIR); break;
       case ArchiveEntry::Kind::symlink:
@@ -59,6 +91,10 @@ Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEn
         break;
     }
     if (archive_write_header(a.get(), entry.get()) != ARCHIVE_OK) return archive_error(a.get(), "write " + e.path);
+    if (sparse) {
+      if (auto w = write_sparse_data(a.get(), e); !w) return w.error();
+      continue;
+    }
     if (e.kind == ArchiveEntry::Kind::file && !e.content.empty() &&
         archive_write_data(a.get(), e.content.data(), e.content.size()) < 0) {
       return archive_error(a.get(), "write " + e.path);
@@ -68,7 +104,7 @@ Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEn
   return true;
 }
 
-Expected<bool> extract_archive(const std::string& file, const std::string& dir) {
+Expected<bool> extract_archive(const std::string& file, const std::string& dir, ExtractLimits limits) {
   ArchivePtr in(archive_read_new());
   archive_read_support_format_tar(in.get());
   archive_read_support_format_gnutar(in.get());
@@ -84,7 +120,8 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir) 
   // to write through a symlink an earlier entry made (a link pointing out of the tree).
   archive_write_disk_set_options(out.get(), ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                                 ARCHIVE_EXTRACT_PERM);
-  std::uint64_t total = 0;
+  std::uint64_t total = 0;     // data bytes written
+  std::uint64_t apparent = 0;  // file sizes, holes included
   std::size_t written = 0, skipped = 0;
   archive_entry* entry = nullptr;
   int rc;
@@ -96,8 +133,11 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir) 
       ++skipped;  // a hostile entry (absolute path, "..", a hard link) is skipped, not fatal
       continue;
     }
-    total += static_cast<std::uint64_t>(std::max<la_int64_t>(0, archive_entry_size(entry)));
-    if (total > k_max_extract_bytes) return Error{ErrorCode::too_large, file + ": more than 512 MiB unpacked"};
+    apparent += static_cast<std::uint64_t>(std::max<la_int64_t>(0, archive_entry_size(entry)));
+    if (apparent > limits.apparent_bytes) {
+      return Error{ErrorCode::too_large, file + ": files of more than " + std::to_string(limits.apparent_bytes >> 20) +
+                                             " MiB in all"};
+    }
     archive_entry_set_pathname(entry, (dir + "/" + path).c_str());
     if (archive_write_header(out.get(), entry) != ARCHIVE_OK) {
       ++skipped;
@@ -110,6 +150,14 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir) 
       la_int64_t offset;
       int r;
       while ((r = archive_read_data_block(in.get(), &buf, &size, &offset)) == ARCHIVE_OK) {
+        // A block of zeros becomes a hole (a captured library is mostly zeros between the ranges
+        // that were read); the file's size is set when the entry is finished.
+        if (all_zero(buf, size)) continue;
+        total += size;
+        if (total > limits.data_bytes) {
+          return Error{ErrorCode::too_large,
+                       file + ": more than " + std::to_string(limits.data_bytes >> 20) + " MiB of data unpacked"};
+        }
         if (archive_write_data_block(out.get(), buf, size, offset) != ARCHIVE_OK) break;
       }
       if (r != ARCHIVE_EOF && r != ARCHIVE_OK) return archive_error(in.get(), "read " + file);

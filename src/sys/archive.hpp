@@ -12,20 +12,36 @@
 
 namespace gpudoctor::sys {
 
+// Part of a file captured without the rest: `data` stands at byte `offset`.
+struct FilePiece {
+  std::uint64_t offset = 0;
+  std::string data;
+};
+
 struct ArchiveEntry {
   enum class Kind { file, directory, symlink };
   std::string path;  // relative, no leading '/'
   Kind kind = Kind::file;
   std::string content;      // file content, or the symlink target
   std::uint32_t mode = 0644;
+  // A file too large to copy whole: when `pieces` is non-empty the entry is `sparse_size` bytes,
+  // zero except for the pieces (sorted, not overlapping). Zeros cost next to nothing gzipped, and
+  // extraction writes them as holes.
+  std::vector<FilePiece> pieces;
+  std::uint64_t sparse_size = 0;
 };
 
 Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEntry>& entries);
 
-inline constexpr std::uint64_t k_max_extract_bytes = 512ull << 20;
+// Extraction limits: bytes of data written (zero blocks become holes and do not count), and the
+// files' apparent size (a bound on the time spent inflating zeros).
+struct ExtractLimits {
+  std::uint64_t data_bytes = 512ull << 20;
+  std::uint64_t apparent_bytes = 64ull << 30;
+};
 
 // Unpacks `file` into the existing directory `dir`.
-Expected<bool> extract_archive(const std::string& file, const std::string& dir);
+Expected<bool> extract_archive(const std::string& file, const std::string& dir, ExtractLimits limits = {});
 
 // A fresh private directory under $TMPDIR (or /tmp), removed with its contents by the destructor.
 class TempDir {
