@@ -41,7 +41,8 @@ constexpr std::array<FindingInfo, 6> k_infos = {{
      "Feed the GPU in parallel: DataLoader(num_workers=N, pin_memory=True, persistent_workers=True), move "
      "per-sample transforms to the GPU or precompute them, and use a larger batch"},
     {"run.gpu_bound", Layer::run, Severity::info, "The run kept its GPU busy: the GPU is the bottleneck",
-     "NVML reported GPU busy at 50 % or more on average over the run's samples",
+     "NVML reported GPU busy at 50 % or more on average over the run's samples (the run's own SM share instead, "
+     "where NVML gives it and other processes' kernels made the device busier)",
      "Nothing to fix; to go faster use mixed precision (torch.autocast), TF32/bf16, or more GPUs"},
     {"run.oom", Layer::run, Severity::error, "The run ran out of GPU memory",
      "A CUDA out-of-memory message appeared in the run's output (log.cuda_oom)",
@@ -288,6 +289,15 @@ void add_gpu_process_evidence(const Observed& o, std::vector<std::string>& ev) {
   }
 }
 
+// The run's own SM share (the sum over its processes of each one's mean), when NVML reported it.
+std::optional<double> own_sm_percent(const Observed& o) {
+  std::optional<double> sum;
+  for (const auto& [pid, p] : o.processes) {
+    if (p.sm_samples > 0) sum = sum.value_or(0) + p.sm_sum / p.sm_samples;
+  }
+  return sum;
+}
+
 // "GPU 0 was slowed in 7 of 10 samples: HW thermal slowdown (...)", for each used GPU NVML saw slowed.
 std::vector<std::string> slowdown_text(const std::vector<const GpuSummary*>& gpus) {
   std::vector<std::string> out;
@@ -358,6 +368,15 @@ Verdict decide(const Timeline& t, std::span<const Finding> machine, std::span<co
         names.push_back(std::to_string(g->index));
       }
       busy /= static_cast<double>(gpus.size());
+      // NVML's device busy counts every process's kernels. Where NVML also gave this run's own SM
+      // share, a GPU kept busy by someone else's job must not make this run look GPU-bound.
+      std::string shared;
+      if (auto own = own_sm_percent(o); own && busy - *own >= k_shared_gpu_gap_percent) {
+        shared = fmt::format(" NVML's device busy was {:.0f} %, but this run's own kernels only {:.0f} %: other "
+                             "processes shared the GPU.",
+                             busy, *own);
+        busy = *own;
+      }
       const ProcessSummary* hot = busiest(o);
       double hot_cpu = hot != nullptr ? hot->mean_cpu() : 0;
       std::string mem = memory_text(o);
@@ -367,6 +386,7 @@ Verdict decide(const Timeline& t, std::span<const Finding> machine, std::span<co
         ev.push_back(fmt::format("busiest process: {} (pid {}) at {:.0f} % of one core on average", hot->name,
                                  hot->pid, hot_cpu));
       }
+      if (!shared.empty()) ev.push_back(std::string(util::trim(shared)));
       add_gpu_process_evidence(o, ev);
       auto slowed = slowdown_text(gpus);
       ev.insert(ev.end(), slowed.begin(), slowed.end());
@@ -374,9 +394,9 @@ Verdict decide(const Timeline& t, std::span<const Finding> machine, std::span<co
       if (busy >= k_low_busy_percent) {
         verdict = make(k_gpu_bound,
                        fmt::format("{} was busy {:.0f} % of the time on average{}: the GPU is the bottleneck, as it "
-                                   "should be.{}",
+                                   "should be.{}{}",
                                    gpu_list, busy, mem.empty() ? "" : " (" + mem + ")",
-                                   slowed.empty() ? "" : " But " + slowed.front() + "."),
+                                   slowed.empty() ? "" : " But " + slowed.front() + ".", shared),
                        std::move(ev),
                        slowed.empty() ? std::string()
                                       : "The GPU itself is held back: check its cooling (fans, airflow, "
@@ -385,20 +405,20 @@ Verdict decide(const Timeline& t, std::span<const Finding> machine, std::span<co
       } else if (hot_cpu >= k_saturated_cpu_percent) {
         verdict = make(k_input_bound,
                        fmt::format("{} {}, but GPU busy averaged {:.0f} % while {} (pid {}) used {:.0f} % of one core "
-                                   "and {} worker process(es) helped it: input-bound, the GPU waits for data.",
+                                   "and {} worker process(es) helped it: input-bound, the GPU waits for data.{}",
                                    gpu_list,
                                    o.peak_process_gpu_memory > 0
                                        ? "held " + gib(o.peak_process_gpu_memory) + " for this run"
                                        : (mem.empty() ? std::string("was held by this run") : "was held (" + mem + ")"),
-                                   busy, hot->name, hot->pid, hot_cpu, workers),
+                                   busy, hot->name, hot->pid, hot_cpu, workers, shared),
                        std::move(ev));
       } else {
         verdict = make(k_gpu_idle,
                        fmt::format("{} was opened{} but GPU busy averaged only {:.0f} %{}, and no process saturated a "
-                                   "CPU core: the GPU sat {}idle.",
+                                   "CPU core: the GPU sat {}idle.{}",
                                    gpu_list, mem.empty() ? "" : " (" + mem + ")", busy,
                                    hot != nullptr ? fmt::format(" (busiest process {:.0f} % of one core)", hot_cpu) : "",
-                                   busy < k_idle_busy_percent ? "" : "mostly "),
+                                   busy < k_idle_busy_percent ? "" : "mostly ", shared),
                        std::move(ev));
       }
       for (const auto* l : log_findings_with(log, Severity::warning)) explainers.push_back(l);

@@ -25,6 +25,8 @@ inline constexpr double k_low_busy_percent = 50.0;
 inline constexpr double k_idle_busy_percent = 10.0;
 // A process at this share of one core or more is saturating the core that feeds the GPU.
 inline constexpr double k_saturated_cpu_percent = 80.0;
+// Device busy this many points above the run's own SM share: other processes' kernels made it.
+inline constexpr double k_shared_gpu_gap_percent = 25.0;
 // Peak GPU memory at this fraction of the total is "at the limit" (TensorBoard plugin: 0.9).
 inline constexpr double k_memory_full_fraction = 0.9;
 

@@ -290,3 +290,40 @@ TEST(Verdict, GpuBoundWithoutSlowdownKeepsTheUsualAdvice) {
 
 }  // namespace
 }  // namespace gpudoctor::watch
+
+namespace gpudoctor::watch {
+namespace {
+
+// Another job keeps the GPU 95 % busy; this run's own kernels (NVML's per-process SM share) run 5 %
+// of the time, while its loader saturates a core: input-bound, not GPU-bound.
+TEST(Verdict, AGpuBusyWithSomeoneElsesJobDoesNotMakeThisRunGpuBound) {
+  auto t = timeline(8, [](int) {
+    ProcessSample p = proc(100, 97);
+    p.gpu_memory_bytes = std::uint64_t{4 * k_gib};
+    p.gpu_sm_percent = 5.0;
+    return Sample{0, {p}, {gpu(95, 60 * k_gib)}};
+  });
+  Verdict v = decide(t, {}, {});
+  ASSERT_FALSE(v.findings.empty());
+  const Finding& f = v.findings.front();
+  EXPECT_EQ(f.id, "run.input_bound") << f.message;
+  EXPECT_NE(f.message.find("device busy was 95 %, but this run's own kernels only 5 %"), std::string::npos)
+      << f.message;
+}
+
+TEST(Verdict, OwnShareCloseToDeviceBusyKeepsTheDeviceFigure) {
+  auto t = timeline(8, [](int) {
+    ProcessSample p = proc(100, 20);
+    p.gpu_memory_bytes = std::uint64_t{4 * k_gib};
+    p.gpu_sm_percent = 85.0;
+    return Sample{0, {p}, {gpu(92, 5 * k_gib)}};
+  });
+  Verdict v = decide(t, {}, {});
+  ASSERT_FALSE(v.findings.empty());
+  EXPECT_EQ(v.findings.front().id, "run.gpu_bound");
+  EXPECT_NE(v.findings.front().message.find("busy 92 %"), std::string::npos) << v.findings.front().message;
+  EXPECT_EQ(v.findings.front().message.find("shared the GPU"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
