@@ -58,8 +58,11 @@ class NvmlGpuSource final : public GpuSource {
         if (Clock::now() - m_started > m_options.init_timeout) {
           stop_with(fmt::format("NVML ({}) did not finish initialising within {} ms; no GPU figures were sampled",
                                 m_options.library, m_options.init_timeout.count()));
+          return {};
         }
-        return {};
+        GpuReading early;
+        early.processes_unknown = early.process_sm_unknown = "NVML was still initialising";
+        return early;
       }
       if (r.status == sys::LineStatus::closed) {
         stop_with(fmt::format("the NVML sampling helper ended ({}) before answering", m_helper->stop()));
@@ -83,8 +86,13 @@ class NvmlGpuSource final : public GpuSource {
         stop_with(fmt::format("NVML stopped answering after {} (no reading within {} ms); later samples have no GPU "
                               "figures",
                               elapsed(m_started), m_options.hang_timeout.count()));
+        return {};
       }
-      return {};
+      // NVML is slow this once: this sample has no GPU figures, and says why.
+      GpuReading late;
+      late.processes_unknown = late.process_sm_unknown =
+          fmt::format("NVML's reading did not arrive within {} ms for this sample", m_options.answer_wait.count());
+      return late;
     }
     if (r.status == sys::LineStatus::closed) {
       stop_with(fmt::format("the NVML sampling helper ended ({}) after {}; later samples have no GPU figures",

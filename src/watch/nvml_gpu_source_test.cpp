@@ -170,6 +170,14 @@ TEST_F(NvmlSource, InitThatHangsIsGivenUpNeverWaitedOn) {
   EXPECT_NE(s->description().find("did not finish initialising"), std::string::npos) << s->description();
 }
 
+TEST_F(NvmlSource, ASampleWhileNvmlInitialisesSaysSo) {
+  auto s = source("nvml.init=hang\n");
+  GpuReading r = s->read({});
+  EXPECT_TRUE(r.gpus.empty());
+  EXPECT_FALSE(r.processes_listed);
+  EXPECT_EQ(r.processes_unknown, "NVML was still initialising");
+}
+
 TEST_F(NvmlSource, InitThatCrashesIsReported) {
   auto s = source("nvml.init=crash\n");
   EXPECT_EQ(readings_during(*s, 1s), 0);
