@@ -3,6 +3,7 @@
 // asked, and the list of compute processes with its three struct versions.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -34,6 +35,22 @@ inline void bind_core(Symbols& syms, CoreApi& api) {
                                                          "nvmlDeviceGetComputeRunningProcesses_v2",
                                                          "nvmlDeviceGetComputeRunningProcesses"});
   api.processes_v1 = procs == "nvmlDeviceGetComputeRunningProcesses";
+}
+
+// NVML's own text for `r` ("Driver/library version mismatch"), or "NVML error" without one.
+inline std::string error_text(const CoreApi& api, nvmlReturn_t r) {
+  const char* s = api.error_string ? api.error_string(r) : nullptr;
+  return s ? std::string(s) : std::string("NVML error");
+}
+
+// "nvmlDeviceGetUtilizationRates: Not Supported (3)": the evidence form of a failed call.
+inline std::string call_error(const CoreApi& api, std::string_view call, nvmlReturn_t r) {
+  return std::string(call) + ": " + error_text(api, r) + " (" + std::to_string(r) + ")";
+}
+
+// Why a fact is unknown when its entry point is absent.
+inline std::string not_exported(std::string_view symbol) {
+  return std::string(symbol) + " is not exported by this libnvidia-ml";
 }
 
 struct ComputeProcess {

@@ -49,12 +49,8 @@ class Nvml {
  public:
   Nvml(const Api& api) : m_api(api) {}  // NOLINT(google-explicit-constructor)
 
-  std::string text(nvmlReturn_t r) const {
-    const char* s = m_api.error_string ? m_api.error_string(r) : nullptr;
-    return s ? std::string(s) : std::string("NVML error");
-  }
-  facts::CallError error(nvmlReturn_t r) const { return {r, text(r)}; }
-  std::string why(std::string_view call, nvmlReturn_t r) const { return fmt::format("{}: {} ({})", call, text(r), r); }
+  facts::CallError error(nvmlReturn_t r) const { return {r, error_text(m_api, r)}; }
+  std::string why(std::string_view call, nvmlReturn_t r) const { return call_error(m_api, call, r); }
 
   // The value when `r` is success, else unknown with NVML's text.
   template <typename T, typename V>
@@ -64,7 +60,7 @@ class Nvml {
   }
   template <typename T>
   static facts::Known<T> missing(std::string_view symbol) {
-    return facts::Known<T>::unknown(fmt::format("{} is not exported by this libnvidia-ml", symbol));
+    return facts::Known<T>::unknown(not_exported(symbol));
   }
 
  private:

@@ -40,10 +40,7 @@ class Sampler {
  public:
   explicit Sampler(const SamplerApi& api) : m_api(api) {}
 
-  std::string why(std::string_view call, nvmlReturn_t r) const {
-    const char* s = m_api.error_string ? m_api.error_string(r) : nullptr;
-    return fmt::format("{}: {} ({})", call, s ? s : "NVML error", r);
-  }
+  std::string why(std::string_view call, nvmlReturn_t r) const { return call_error(m_api, call, r); }
 
   // The devices, once: a handle NVML will not give stays absent from every reading.
   nlohmann::json open_devices() {
@@ -102,7 +99,7 @@ class Sampler {
 
   template <typename T>
   Known<T> missing(std::string_view symbol) const {
-    return Known<T>::unknown(fmt::format("{} is not exported by this libnvidia-ml", symbol));
+    return Known<T>::unknown(not_exported(symbol));
   }
 
   nlohmann::json gpu_sample(const Device& d) const {
@@ -155,7 +152,7 @@ class Sampler {
 
   void add_processes(Device& d, nlohmann::json& out) {
     if (m_api.processes == nullptr) {
-      m_processes_why = "nvmlDeviceGetComputeRunningProcesses is not exported by this libnvidia-ml";
+      m_processes_why = not_exported("nvmlDeviceGetComputeRunningProcesses");
       return;
     }
     std::vector<ComputeProcess> found;
@@ -179,7 +176,7 @@ class Sampler {
   std::map<unsigned, unsigned> process_sm(Device& d) {
     std::map<unsigned, unsigned> out;
     if (m_api.process_utilization == nullptr) {
-      m_sm_why = "nvmlDeviceGetProcessUtilization is not exported by this libnvidia-ml";
+      m_sm_why = not_exported("nvmlDeviceGetProcessUtilization");
       return out;
     }
     unsigned count = 0;
