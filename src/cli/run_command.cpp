@@ -66,7 +66,6 @@ int run_run(const RunOptions& o) {
   timeline.subject = watch::Subject::child;
   timeline.command = o.argv;
   timeline.interval_s = o.interval_s;
-  timeline.gpu_source = gpu->description();
   watch::OutputLog log;
   RunObserver observer(*fs, *gpu, timeline, log);
 
@@ -90,11 +89,7 @@ int run_run(const RunOptions& o) {
                              exit->shell_status() == 0 ? facts::Severity::info : facts::Severity::warning,
                              exit->term_signal != 0 ? "killed by " + sys::signal_name(exit->term_signal)
                                                     : "exit status " + std::to_string(exit->exit_code)});
-  // The helper's CPU counts as watching's cost; its description may have changed during the run
-  // (NVML stopped answering).
-  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before + gpu->helper_cpu_seconds();
-  timeline.gpu_source = gpu->description();
-  gpu.reset();
+  finish_gpu_source(gpu, cpu_before, timeline);
   timeline.executables = observer.executables();
 
   report_run(timeline, log, {"run", o.json_file, o.html_file});

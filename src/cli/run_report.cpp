@@ -60,6 +60,12 @@ std::unique_ptr<watch::GpuSource> make_run_gpu_source(const sys::FileSystem& fs,
   return watch::make_nvml_gpu_source(fs, *self, o);
 }
 
+void finish_gpu_source(std::unique_ptr<watch::GpuSource>& gpu, double cpu_before, watch::Timeline& timeline) {
+  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before + gpu->helper_cpu_seconds();
+  timeline.gpu_source = gpu->description();
+  gpu.reset();
+}
+
 double own_cpu_seconds() {
   struct rusage ru {};
   ::getrusage(RUSAGE_SELF, &ru);

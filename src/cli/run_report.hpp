@@ -28,6 +28,11 @@ int report_run(const watch::Timeline& timeline, const watch::OutputLog& log, con
 // `fs` reads /proc and must outlive the source.
 std::unique_ptr<watch::GpuSource> make_run_gpu_source(const sys::FileSystem& fs, double interval_s);
 
+// Ends GPU sampling (the helper is stopped): the source's last description goes into the timeline
+// (it may have changed during the run: NVML stopped answering), and watching's cost, our CPU since
+// `cpu_before` plus the source's helpers', into observer_cpu_seconds.
+void finish_gpu_source(std::unique_ptr<watch::GpuSource>& gpu, double cpu_before, watch::Timeline& timeline);
+
 // gpudoctor's own CPU time so far (user + system), in seconds.
 double own_cpu_seconds();
 

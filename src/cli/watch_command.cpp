@@ -54,7 +54,6 @@ int run_watch(const WatchOptions& o) {
   timeline.command = cmdline_of(*fs, o.pid);
   timeline.root_pid = o.pid;
   timeline.interval_s = o.interval_s;
-  timeline.gpu_source = gpu->description();
   timeline.exit_status = facts::Known<int>::unknown("not our child: its exit status is its parent's to read");
   watch::Sampler sampler(*fs, o.pid, *gpu, watch::SamplerOptions{::sysconf(_SC_CLK_TCK), ::sysconf(_SC_PAGESIZE)});
   sys::Interrupt interrupt;
@@ -74,11 +73,7 @@ int run_watch(const WatchOptions& o) {
   }
   timeline.duration_s = now();
   timeline.events.push_back({timeline.duration_s, watch::EventKind::note, "stop", facts::Severity::info, why_stopped});
-  // The helper's CPU counts as watching's cost; its description may have changed during the run
-  // (NVML stopped answering).
-  timeline.observer_cpu_seconds = own_cpu_seconds() - cpu_before + gpu->helper_cpu_seconds();
-  timeline.gpu_source = gpu->description();
-  gpu.reset();
+  finish_gpu_source(gpu, cpu_before, timeline);
   timeline.executables = sampler.executables();
   watch::OutputLog no_output;
   return report_run(timeline, no_output, {"watch", o.json_file, o.html_file});
