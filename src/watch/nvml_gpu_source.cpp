@@ -125,7 +125,7 @@ class NvmlGpuSource final : public GpuSource {
 
   // The next JSON object from the helper within answer_wait. Other lines are skipped: a vendor
   // library may print to stdout (the driver probe takes the last line for the same reason). A
-  // helper that prints nothing else is given up after k_max_skipped lines.
+  // helper that prints k_max_skipped such lines in a row is given up.
   Answer next_object() {
     constexpr int k_max_skipped = 64;
     const auto deadline = Clock::now() + m_options.answer_wait;
@@ -134,7 +134,10 @@ class NvmlGpuSource final : public GpuSource {
       auto r = m_helper->receive(std::max(left, std::chrono::milliseconds(0)));
       if (r.status != sys::LineStatus::line) return {r.status, {}};
       auto j = nlohmann::json::parse(r.line, nullptr, false);
-      if (!j.is_discarded() && j.is_object()) return {sys::LineStatus::line, std::move(j)};
+      if (!j.is_discarded() && j.is_object()) {
+        m_skipped_count = 0;  // the bound is on lines in a row without an answer, not over the run
+        return {sys::LineStatus::line, std::move(j)};
+      }
       if (m_skipped.empty()) m_skipped = util::sanitize_utf8(r.line.substr(0, 200));
       if (++m_skipped_count >= k_max_skipped) {
         stop_with("the NVML sampling helper printed no answer, only lines like: " + m_skipped);

@@ -267,6 +267,19 @@ TEST_F(ScriptedHelper, ChatterBeforeTheAnswersIsSkipped) {
   EXPECT_EQ(s->description(), "NVML 570.1");
 }
 
+TEST_F(ScriptedHelper, ALineOfChatterPerAnswerIsNeverGivenUp) {
+  // 100 readings, each after a banner line: more non-answers over the run than the in-a-row bound.
+  auto s = source(
+      "echo '{\"ready\": true}'\n"
+      "while read l; do echo 'vendor: sampling'; echo '{\"gpus\": [{\"index\": 0, \"busy_percent\": 3}]}'; done\n");
+  int readings = 0;
+  for (int i = 0; i < 400 && readings < 100; ++i) {
+    if (!s->read({}).gpus.empty()) ++readings;
+  }
+  EXPECT_EQ(readings, 100) << s->description();
+  EXPECT_EQ(s->description(), "NVML");
+}
+
 TEST_F(ScriptedHelper, OnlyGarbageIsGivenUpWithWhatItSaid) {
   auto s = source("while true; do echo 'not json at all'; done\n");
   EXPECT_TRUE(read_for(*s, 1s).gpus.empty());
