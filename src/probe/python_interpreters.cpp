@@ -37,10 +37,41 @@ std::optional<std::string> env_value(const std::map<std::string, std::string>& e
   return it->second;
 }
 
+// A version name from PYENV_VERSION or a version file is joined onto $PYENV_ROOT/versions and the
+// result is executed, so a name that climbs out of versions/ would let a checkout's
+// .python-version choose the program gpudoctor runs (CVE-2022-35861 in pyenv itself). pyenv now
+// ignores such names with a warning (libexec/pyenv-version-file-read, is_version_safe); we accept
+// plain names only: no '/', not "." or "..", no control character.
+bool pyenv_version_name_is_safe(std::string_view name) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos) return false;
+  return std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// The version names a pyenv version file or PYENV_VERSION lists, in order: pyenv reads the first
+// word of each line, skips empty lines and '#' comments, and separates PYENV_VERSION's names by ':'.
+std::vector<std::string> pyenv_version_names(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  for (auto line : util::split(text, separator)) {
+    for (auto sub : util::split(line, '\n')) {
+      auto word = util::trim(sub);
+      word = word.substr(0, std::min(word.find_first_of(" \t\r"), word.size()));
+      if (word.empty() || word.starts_with("#")) continue;
+      out.emplace_back(word);
+    }
+  }
+  return out;
+}
+
 // pyenv's shims are bash scripts that run `pyenv exec` (a quarter of a second); the version they
 // pick follows pyenv's own order: PYENV_VERSION, a .python-version file from the working
-// directory up, then $PYENV_ROOT/version. "system" means the next interpreter on PATH.
-std::optional<std::string> resolve_pyenv_shim(const sys::FileSystem& fs, const std::string& shim,
+// directory up, then $PYENV_ROOT/version. "system" means the next interpreter on PATH. Of several
+// versions, the first that has the command wins (pyenv-which). An unsafe name is skipped, as pyenv
+// skips it.
+struct PyenvChoice {
+  enum class Kind { system, version, none } kind = Kind::none;
+  std::string path;  // Kind::version: $PYENV_ROOT/versions/NAME/bin/COMMAND
+};
+std::optional<PyenvChoice> resolve_pyenv_shim(const sys::FileSystem& fs, const std::string& shim,
                                               const std::map<std::string, std::string>& env,
                                               const std::string& cwd) {
   auto dir = std::string(util::dir_name(shim));
@@ -48,21 +79,25 @@ std::optional<std::string> resolve_pyenv_shim(const sys::FileSystem& fs, const s
   auto head = fs.read_text(shim, 512);
   if (!head || !head->starts_with("#!") || !util::contains(*head, "pyenv")) return std::nullopt;
   auto root = std::string(util::dir_name(dir));
-  std::string version;
-  if (auto v = env_value(env, "PYENV_VERSION")) version = *v;
-  for (std::string d = cwd; version.empty() && !d.empty();) {
-    if (auto f = fs.read_text(util::join_path(d, ".python-version"), 4096)) version = *f;
+  std::vector<std::string> names;
+  if (auto v = env_value(env, "PYENV_VERSION")) names = pyenv_version_names(*v, ':');
+  for (std::string d = cwd; names.empty() && !d.empty();) {
+    if (auto f = fs.read_text(util::join_path(d, ".python-version"), 4096)) names = pyenv_version_names(*f, '\n');
     if (d == "/") break;
     d = std::string(util::dir_name(d));
   }
-  if (version.empty()) {
-    if (auto f = fs.read_text(util::join_path(root, "version"), 4096)) version = *f;
+  if (names.empty()) {
+    if (auto f = fs.read_text(util::join_path(root, "version"), 4096)) names = pyenv_version_names(*f, '\n');
   }
-  auto first = util::trim(util::split(util::trim(version), '\n').front());
-  first = util::trim(util::split(util::split(first, ':').front(), ' ').front());
-  if (first.empty() || first == "system") return std::string();
-  return util::join_path(util::join_path(util::join_path(util::join_path(root, "versions"), first), "bin"),
-                         util::base_name(shim));
+  auto versions = util::join_path(root, "versions");
+  for (const auto& name : names) {
+    if (name == "system") return PyenvChoice{PyenvChoice::Kind::system, {}};
+    if (!pyenv_version_name_is_safe(name)) continue;
+    auto candidate = util::join_path(util::join_path(util::join_path(versions, name), "bin"), util::base_name(shim));
+    if (fs.exists(candidate)) return PyenvChoice{PyenvChoice::Kind::version, candidate};
+  }
+  // No listed version has the command, or none was safe: the shim fails, as pyenv would.
+  return PyenvChoice{};
 }
 
 std::vector<std::string> version_dirs(const sys::FileSystem& fs, const std::string& lib) {
@@ -141,9 +176,11 @@ std::vector<InterpreterCandidate> discover_interpreters(const sys::FileSystem& f
         if (dir.empty() || dir[0] != '/') continue;
         auto candidate = util::join_path(dir, name);
         if (!fs.exists(candidate)) continue;
-        if (auto real = resolve_pyenv_shim(fs, candidate, env, cwd)) {
-          if (real->empty()) continue;  // pyenv "system": the next one on PATH
-          add(*real, InterpreterOrigin::path, fmt::format("{} on PATH (pyenv shim for {})", name, *real));
+        if (auto choice = resolve_pyenv_shim(fs, candidate, env, cwd)) {
+          if (choice->kind == PyenvChoice::Kind::system) continue;  // the next one on PATH
+          if (choice->kind == PyenvChoice::Kind::version) {
+            add(choice->path, InterpreterOrigin::path, fmt::format("{} on PATH (pyenv shim for {})", name, choice->path));
+          }
         } else {
           add(candidate, InterpreterOrigin::path, fmt::format("{} on PATH ({})", name, candidate));
         }
