@@ -30,6 +30,10 @@ constexpr std::uint64_t k_flag_family_specific = 0x200000;
 // Entries in big libraries are ~25 KiB apart (libcublasLt: 5,737 entries in 140 MB), so a small
 // window reads little beyond the headers themselves.
 constexpr std::size_t k_window = 4 * 1024;
+// The most entries one file may list. libtorch_cuda.so, the biggest CUDA library people ship, has
+// tens of thousands; a hostile file can claim far more by packing minimal entries, and each costs
+// memory here.
+constexpr std::size_t k_max_entries = 1u << 20;
 
 std::uint16_t le16(std::string_view b, std::size_t o) {
   auto p = reinterpret_cast<const unsigned char*>(b.data() + o);
@@ -126,6 +130,9 @@ sys::Expected<bool> walk(SectionBytes& bytes, std::string_view where, facts::Fat
       if (payload > end - e - entry_header) {
         return invalid(where, e, "fatbin entry payload of " + std::to_string(payload) + " bytes runs past its container");
       }
+      if (out.entries.size() >= k_max_entries) {
+        return invalid(where, e, "more than " + std::to_string(k_max_entries) + " fatbin entries; not listing further");
+      }
       out.entries.push_back(decode_entry(*eh));
       e += entry_header + payload;
     }
@@ -156,17 +163,36 @@ sys::Expected<facts::FatbinSummary> read_fatbin(const sys::FileSystem& fs, std::
     return sys::Error{sys::ErrorCode::invalid, std::string(path) + ": " + file->section_error()};
   }
   // .nv_fatbin (whole-program device code) and __nv_relfatbin (-rdc); names from clang's CGCUDANV.cpp.
+  // Each byte of the file is walked once, however many section headers point at it: sections that
+  // overlap (never in a linker's output, cheap to forge) are merged into one range first.
+  struct Range {
+    std::uint64_t begin, end;
+    std::string name;
+  };
+  std::vector<Range> ranges;
   for (const auto& s : file->sections()) {
     if (s.name != ".nv_fatbin" && s.name != "__nv_relfatbin") continue;
     if (s.type == 8 /* SHT_NOBITS */) continue;
     if (s.offset > file->file_size() || s.size > file->file_size() - s.offset) {
       return sys::Error{sys::ErrorCode::invalid, std::string(path) + ": section " + s.name + " runs past the end of the file"};
     }
-    out.sections.push_back(s.name);
-    const elf::ElfFile& f = *file;
-    std::uint64_t base = s.offset;
-    SectionBytes source(s.size, [&f, base](std::uint64_t off, std::size_t n) { return f.read(base + off, n); });
-    auto ok = walk(source, std::string(path) + " " + s.name, out);
+    if (std::find(out.sections.begin(), out.sections.end(), s.name) == out.sections.end()) out.sections.push_back(s.name);
+    if (s.size > 0) ranges.push_back({s.offset, s.offset + s.size, s.name});
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  std::vector<Range> merged;
+  for (auto& r : ranges) {
+    if (!merged.empty() && r.begin < merged.back().end) {
+      merged.back().end = std::max(merged.back().end, r.end);
+    } else {
+      merged.push_back(std::move(r));
+    }
+  }
+  const elf::ElfFile& f = *file;
+  for (const auto& r : merged) {
+    std::uint64_t base = r.begin;
+    SectionBytes source(r.end - r.begin, [&f, base](std::uint64_t off, std::size_t n) { return f.read(base + off, n); });
+    auto ok = walk(source, std::string(path) + " " + r.name, out);
     if (!ok) return ok.error();
   }
   return out;
