@@ -9,6 +9,7 @@
 #include <cli/machine.hpp>
 #include <cli/output.hpp>
 #include <sys/clock.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::cli {
 namespace {
@@ -29,14 +30,14 @@ int run_check(const CheckOptions& o) {
   if (!o.facts_file.empty()) {
     auto loaded = load_facts_file(o.facts_file);
     if (!loaded) {
-      std::cerr << "gpudoctor check: " << loaded.error().message << '\n';
+      std::cerr << "gpudoctor check: " << util::printable(loaded.error().message) << '\n';
       return k_exit_usage;
     }
     f = std::move(loaded.value());
   } else {
     auto machine = Machine::open(o.root);
     if (!machine) {
-      std::cerr << "gpudoctor check: " << machine.error().message << '\n';
+      std::cerr << "gpudoctor check: " << util::printable(machine.error().message) << '\n';
       return k_exit_usage;
     }
     GatherOptions g;

@@ -6,6 +6,7 @@
 #include <cli/command.hpp>
 #include <cli/gather.hpp>
 #include <cli/machine.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::cli {
 namespace {
@@ -18,7 +19,7 @@ struct FactsOptions {
 int run_facts(const FactsOptions& o) {
   auto machine = Machine::open(o.root);
   if (!machine) {
-    std::cerr << "gpudoctor facts: " << machine.error().message << '\n';
+    std::cerr << "gpudoctor facts: " << util::printable(machine.error().message) << '\n';
     return k_exit_usage;
   }
   facts::Facts f = gather_facts(machine->fs(), GatherOptions{});

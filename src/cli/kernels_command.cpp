@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <util/text.hpp>
+
 #include <charconv>
 #include <filesystem>
 #include <iostream>
@@ -40,13 +42,13 @@ int run_kernels(const KernelsOptions& o) {
   if (!o.cc.empty()) {
     cc = parse_cc(o.cc);
     if (!cc) {
-      std::cerr << "gpudoctor kernels: --cc wants a compute capability like 8.9, not '" << o.cc << "'\n";
+      std::cerr << "gpudoctor kernels: --cc wants a compute capability like 8.9, not '" << util::printable(o.cc) << "'\n";
       return k_exit_usage;
     }
   }
   auto machine = Machine::open(o.root);
   if (!machine) {
-    std::cerr << "gpudoctor kernels: " << machine.error().message << '\n';
+    std::cerr << "gpudoctor kernels: " << util::printable(machine.error().message) << '\n';
     return k_exit_usage;
   }
   std::string path = o.file;
@@ -56,7 +58,7 @@ int run_kernels(const KernelsOptions& o) {
   }
   auto summary = probe::fatbin::read_fatbin(machine->fs(), path);
   if (!summary) {
-    std::cerr << "gpudoctor kernels: " << summary.error().message << '\n';
+    std::cerr << "gpudoctor kernels: " << util::printable(summary.error().message) << '\n';
     return k_exit_usage;
   }
   std::optional<checks::KernelSupport> support;
@@ -71,9 +73,9 @@ int run_kernels(const KernelsOptions& o) {
     std::size_t compressed = 0;
     for (const auto& e : summary->entries) compressed += e.compressed ? 1 : 0;
     if (summary->entries.empty()) {
-      std::cout << fmt::format("{}: no CUDA fatbinary (no .nv_fatbin or __nv_relfatbin section)\n", summary->path);
+      std::cout << fmt::format("{}: no CUDA fatbinary (no .nv_fatbin or __nv_relfatbin section)\n", util::printable(summary->path));
     } else {
-      std::cout << fmt::format("{}: {} entries ({} compressed) in {} fatbin containers ({})\n", summary->path,
+      std::cout << fmt::format("{}: {} entries ({} compressed) in {} fatbin containers ({})\n", util::printable(summary->path),
                                summary->entries.size(), compressed, summary->containers, fmt::join(summary->sections, ", "));
       std::cout << fmt::format("cubin: {}\n", fmt::join(summary->cubin_names(), " "));
       std::cout << fmt::format("PTX:   {}\n", fmt::join(summary->ptx_names(), " "));

@@ -35,29 +35,33 @@ void print_text(const probe::loader::ElfInfo& root, const std::vector<facts::Res
   std::string dyn;
   if (root.has_rpath) dyn += ", RPATH " + join(root.rpath);
   if (root.has_runpath) dyn += ", RUNPATH " + join(root.runpath);
-  std::cout << fmt::format("{} ({} {}{})\n", root.path, probe::loader::class_name(root.elf_class),
-                           probe::loader::machine_name(root.machine), dyn);
+  // Sonames, RPATHs and paths come from the ELF file and the disk: printed through util::printable.
+  using util::printable;
+  std::cout << fmt::format("{} ({} {}{})\n", printable(root.path), probe::loader::class_name(root.elf_class),
+                           probe::loader::machine_name(root.machine), printable(dyn));
   std::string group = root.path;
   for (const auto& r : rs) {
     if (r.depth > 1 && r.rule == facts::SearchRule::already_loaded) continue;
     if (r.requested_by != group) {
       group = r.requested_by;
-      std::cout << fmt::format("{} needs:\n", group);
+      std::cout << fmt::format("{} needs:\n", printable(group));
     }
     if (r.found()) {
-      std::cout << fmt::format("  {} => {} [{}]\n", r.soname, r.path,
-                               r.rule == facts::SearchRule::already_loaded ? "already loaded" : r.rule_detail);
+      std::cout << fmt::format("  {} => {} [{}]\n", printable(r.soname), printable(r.path),
+                               printable(r.rule == facts::SearchRule::already_loaded ? "already loaded" : r.rule_detail));
       continue;
     }
-    std::cout << fmt::format("  {} => not found\n", r.soname);
-    for (const auto& t : r.tried) std::cout << fmt::format("      tried {} ({}): {}\n", t.path, facts::to_string(t.rule), t.rejected);
+    std::cout << fmt::format("  {} => not found\n", printable(r.soname));
+    for (const auto& t : r.tried) {
+      std::cout << fmt::format("      tried {} ({}): {}\n", printable(t.path), facts::to_string(t.rule), printable(t.rejected));
+    }
   }
 }
 
 int run_libs(const LibsOptions& o) {
   auto machine = Machine::open(o.root);
   if (!machine) {
-    std::cerr << "gpudoctor libs: " << machine.error().message << '\n';
+    std::cerr << "gpudoctor libs: " << util::printable(machine.error().message) << '\n';
     return k_exit_usage;
   }
   std::string path = o.file;
@@ -68,7 +72,7 @@ int run_libs(const LibsOptions& o) {
   const sys::FileSystem& fs = machine->fs();
   auto root = probe::loader::read_elf_info(fs, path);
   if (!root) {
-    std::cerr << "gpudoctor libs: " << root.error().message << '\n';
+    std::cerr << "gpudoctor libs: " << util::printable(root.error().message) << '\n';
     return k_exit_usage;
   }
   std::string llp;

@@ -23,6 +23,7 @@
 #include <sys/subprocess.hpp>
 #include <watch/nvml_gpu_source.hpp>
 #include <watch/verdict.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::cli {
 namespace {
@@ -38,7 +39,7 @@ bool write_file(const std::string& path, const std::string& content, const char*
   out << content;
   out.close();
   if (!out) {
-    std::cerr << "gpudoctor: could not write the " << what << " report to " << path << '\n';
+    std::cerr << "gpudoctor: could not write the " << what << " report to " << util::printable(path) << '\n';
     return false;
   }
   return true;

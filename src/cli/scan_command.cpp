@@ -19,6 +19,7 @@
 #include <scan/rules.hpp>
 #include <scan/scanner.hpp>
 #include <sys/clock.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::cli {
 namespace {
@@ -71,14 +72,14 @@ int run_scan(const ScanOptions& o) {
   if (!config_path.empty()) {
     auto loaded = scan::load_config(config_path);
     if (!loaded) {
-      std::cerr << "gpudoctor scan: " << loaded.error().message << '\n';
+      std::cerr << "gpudoctor scan: " << util::printable(loaded.error().message) << '\n';
       return k_exit_usage;
     }
     config = std::move(*loaded);
   }
   auto selection = scan::select_files(o.paths, config);
   if (!selection.missing.empty()) {
-    for (const auto& m : selection.missing) std::cerr << "gpudoctor scan: " << m << ": no such file or directory\n";
+    for (const auto& m : selection.missing) std::cerr << "gpudoctor scan: " << util::printable(m) << ": no such file or directory\n";
     return k_exit_usage;
   }
   auto start = std::chrono::steady_clock::now();

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <util/text.hpp>
+
 namespace gpudoctor::render {
 
 std::string location_label(const facts::SourceLocation& loc) {
-  if (!loc.cell.empty()) return fmt::format("{}:{}:line {}:{}", loc.file, loc.cell, loc.line, loc.column);
-  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+  // A file name is data: a hostile one may hold terminal escapes.
+  auto file = util::printable(loc.file);
+  if (!loc.cell.empty()) return fmt::format("{}:{}:line {}:{}", file, util::printable(loc.cell), loc.line, loc.column);
+  return fmt::format("{}:{}:{}", file, loc.line, loc.column);
 }
 
 void LintRenderer::render(const Report& report, std::ostream& out) const {
@@ -29,11 +33,12 @@ void LintRenderer::render(const Report& report, std::ostream& out) const {
                                                                      : "1;36";
     (f.severity == facts::Severity::error ? errors : f.severity == facts::Severity::warning ? warnings : infos)++;
     std::string where = f.location ? location_label(*f.location) + ": " : std::string();
-    out << paint("1", where) << paint(sev_color, f.id) << ' ' << f.message << '\n';
-    if (!f.fix.empty()) out << "    " << paint("32", "fix:") << ' ' << f.fix << '\n';
+    out << paint("1", where) << paint(sev_color, util::printable(f.id)) << ' '
+        << util::printable(f.message, util::LineBreaks::keep) << '\n';
+    if (!f.fix.empty()) out << "    " << paint("32", "fix:") << ' ' << util::printable(f.fix, util::LineBreaks::keep) << '\n';
   }
   if (!report.findings.empty()) out << '\n';
-  for (const auto& n : report.notes) out << paint("2", "note: " + n) << '\n';
+  for (const auto& n : report.notes) out << paint("2", "note: " + util::printable(n, util::LineBreaks::keep)) << '\n';
   if (report.findings.empty()) {
     out << "No findings.\n";
   } else {

@@ -56,20 +56,23 @@ void TextRenderer::render(const Report& report, std::ostream& out) const {
     Style st = style_of(f.severity, m_color);
     errors += f.severity == facts::Severity::error;
     warnings += f.severity == facts::Severity::warning;
-    std::string head = f.location ? fmt::format("{}:{}:{}: ", f.location->file, f.location->line, f.location->column)
+    // Every field may quote data gpudoctor did not write (file names, log lines, ELF strings).
+    auto safe = [](std::string_view t) { return util::printable(t, util::LineBreaks::keep); };
+    std::string head = f.location ? fmt::format("{}:{}:{}: ", util::printable(f.location->file), f.location->line,
+                                                f.location->column)
                                   : std::string();
     out << (color ? st.color : "") << st.mark << ' ' << fmt::format("{:<12}", facts::to_string(f.layer)) << reset
-        << ' ' << head << (color ? "\033[1m" : "") << f.id << reset << '\n';
+        << ' ' << head << (color ? "\033[1m" : "") << util::printable(f.id) << reset << '\n';
     std::string pad(k_indent, ' ');
-    out << pad << wrap(f.message, k_indent, k_width) << '\n';
-    for (const auto& e : f.evidence) out << pad << dim << "evidence: " << reset << wrap(e, k_indent + 10, k_width) << '\n';
+    out << pad << wrap(safe(f.message), k_indent, k_width) << '\n';
+    for (const auto& e : f.evidence) out << pad << dim << "evidence: " << reset << wrap(safe(e), k_indent + 10, k_width) << '\n';
     if (!f.explained_by.empty()) {
-      out << pad << dim << "follows from: " << reset << util::join(f.explained_by, ", ") << '\n';
+      out << pad << dim << "follows from: " << reset << util::printable(util::join(f.explained_by, ", ")) << '\n';
     }
-    if (!f.fix.empty()) out << pad << (color ? "\033[32m" : "") << "fix: " << reset << wrap(f.fix, k_indent + 5, k_width) << '\n';
+    if (!f.fix.empty()) out << pad << (color ? "\033[32m" : "") << "fix: " << reset << wrap(safe(f.fix), k_indent + 5, k_width) << '\n';
     out << '\n';
   }
-  for (const auto& n : report.notes) out << dim << "note: " << reset << n << '\n';
+  for (const auto& n : report.notes) out << dim << "note: " << reset << util::printable(n, util::LineBreaks::keep) << '\n';
   if (report.findings.empty()) {
     out << "No findings: every check that could decide found nothing wrong.\n";
   } else {

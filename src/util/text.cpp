@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include <fmt/format.h>
+
 namespace gpudoctor::util {
 
 std::string_view trim(std::string_view s) {
@@ -112,7 +114,12 @@ int compare_versions(const std::vector<int>& a, const std::vector<int>& b) {
   return 0;
 }
 
-std::string sanitize_utf8(std::string_view s) {
+namespace {
+
+// Valid UTF-8 kept, every invalid byte replaced by U+FFFD; with ControlChars::replace, C0 controls
+// (but \t and \n) and DEL become '?'.
+enum class ControlChars { keep, replace };
+std::string utf8_clean(std::string_view s, ControlChars controls) {
   std::string out;
   out.reserve(s.size());
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -121,7 +128,8 @@ std::string sanitize_utf8(std::string_view s) {
   while (i < n) {
     unsigned char c = p[i];
     if (c < 0x80) {
-      out += (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ? '?' : static_cast<char>(c);
+      bool control = (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
+      out += control && controls == ControlChars::replace ? '?' : static_cast<char>(c);
       ++i;
       continue;
     }
@@ -151,11 +159,51 @@ std::string sanitize_utf8(std::string_view s) {
   return out;
 }
 
+}  // namespace
+
+std::string sanitize_utf8(std::string_view s) { return utf8_clean(s, ControlChars::replace); }
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (i) out += sep;
     out += parts[i];
+  }
+  return out;
+}
+
+namespace {
+
+bool is_bidi_control(std::uint32_t cp) {
+  return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+}  // namespace
+
+std::string printable(std::string_view s, LineBreaks breaks) {
+  auto text = utf8_clean(s, ControlChars::keep);
+  std::string out;
+  out.reserve(text.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  for (std::size_t i = 0; i < text.size();) {
+    unsigned char c = p[i];
+    if (c < 0x80) {
+      bool keep = c >= 0x20 && c != 0x7f;
+      if (breaks == LineBreaks::keep && (c == '\n' || c == '\t')) keep = true;
+      out += keep ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    // utf8_clean left only valid sequences.
+    std::size_t len = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+    std::uint32_t cp = len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (p[i + k] & 0x3f);
+    if ((cp >= 0x80 && cp <= 0x9f) || is_bidi_control(cp)) {
+      out += fmt::format("\\u{:04x}", cp);
+    } else {
+      out.append(text, i, len);
+    }
+    i += len;
   }
   return out;
 }

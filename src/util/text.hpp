@@ -35,4 +35,13 @@ std::string sanitize_utf8(std::string_view s);
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// Text safe to write to a terminal, for data gpudoctor did not write (file names, ELF strings, log
+// lines, messages that quote them). Every C0 and C1 control character, DEL, and the Unicode
+// bidirectional overrides and isolates (which reorder what a reader sees, "Trojan Source",
+// CVE-2021-42574) become a visible escape: ESC is "\x1b", U+009B is "\u009b", U+202E is "\u202e".
+// Invalid UTF-8 becomes U+FFFD. LineBreaks::keep leaves '\n' and '\t' alone (a multi-line
+// message); LineBreaks::escape escapes them too (one field on one line: a path, an id).
+enum class LineBreaks { keep, escape };
+std::string printable(std::string_view s, LineBreaks breaks = LineBreaks::escape);
+
 }  // namespace gpudoctor::util

@@ -36,5 +36,18 @@ TEST(Text, SplitAndTrim) {
   EXPECT_EQ(split("a,,b", ',').size(), 3u);
 }
 
+TEST(Printable, EscapesTerminalControlsInData) {
+  // An OSC title change and a screen clear, as a hostile file name would carry them.
+  EXPECT_EQ(printable("a\x1b]0;title\x07" "b\x1b[2J.py"), "a\\x1b]0;title\\x07b\\x1b[2J.py");
+  EXPECT_EQ(printable("line\nnext\ttab"), "line\\x0anext\\x09tab");
+  EXPECT_EQ(printable("line\nnext\ttab", LineBreaks::keep), "line\nnext\ttab");
+  EXPECT_EQ(printable("del\x7f"), "del\\x7f");
+  // C1 CSI (U+009B) and a right-to-left override, both valid UTF-8.
+  EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\u009b2J");
+  EXPECT_EQ(printable("evil\xe2\x80\xaeyp.py"), "evil\\u202eyp.py");
+  EXPECT_EQ(printable("ok \xc3\xa9 \xe2\x9c\x96"), "ok \xc3\xa9 \xe2\x9c\x96");
+  EXPECT_EQ(printable("bad \xff"), "bad \xef\xbf\xbd");
+}
+
 }  // namespace
 }  // namespace gpudoctor::util
