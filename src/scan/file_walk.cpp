@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 namespace gpudoctor::scan {
 namespace {
@@ -26,6 +27,12 @@ bool scanned_extension(const fs::path& p) {
   return ext == ".py" || ext == ".ipynb";
 }
 
+// Whether `p` (a real path) is `root` or below it.
+bool inside(const fs::path& p, const fs::path& root) {
+  auto rel = p.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
 std::string join_display(const std::string& root, const std::string& relative) {
   if (root.empty() || root == ".") return relative;
   return root.back() == '/' ? root + relative : root + "/" + relative;
@@ -48,6 +55,9 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
     }
     std::vector<fs::path> stack{fs::path(root)};
     std::size_t skipped = 0;
+    const fs::path real_root = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    std::set<std::string> real_files;           // real paths of the regular files selected under root
+    std::vector<std::pair<ScanInput, std::string>> links;  // file symlinks inside the tree, and their targets
     while (!stack.empty()) {
       fs::path dir = std::move(stack.back());
       stack.pop_back();
@@ -60,7 +70,27 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
         std::error_code e2;
         const fs::path& p = entry.path();
         std::string relative = fs::path(p).lexically_relative(root).generic_string();
-        if (entry.is_directory(e2) && !entry.is_symlink(e2)) {
+        if (entry.is_symlink(e2)) {
+          // A link is read only when its target is a file inside the scanned tree: one pointing out
+          // of it (to /etc/shadow, to another checkout) would be read and reported under the
+          // in-tree name. Directory links are not followed (no cycles, no escaping).
+          if (!scanned_extension(p) && !entry.is_directory(e2)) continue;
+          if (config.excluded(relative)) continue;
+          auto target = fs::canonical(p, e2);
+          if (e2) {
+            out.notes.push_back(join_display(root, relative) + ": a broken symlink; skipped");
+          } else if (fs::is_directory(target, e2)) {
+            out.notes.push_back(join_display(root, relative) + ": a symlink to a directory, not followed; name " +
+                                target.string() + " to scan it");
+          } else if (!inside(target, real_root)) {
+            out.notes.push_back(join_display(root, relative) + ": a symlink out of the scanned tree (to " +
+                                target.string() + "); not read");
+          } else if (fs::is_regular_file(target, e2)) {
+            links.push_back({{p.string(), join_display(root, relative), relative}, target.string()});
+          }
+          continue;
+        }
+        if (entry.is_directory(e2)) {
           if (skipped_dir(p)) {
             // Caches hold no source worth a note; venvs, site-packages and .git are worth naming.
             std::string name = p.filename().string();
@@ -73,8 +103,13 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
           stack.push_back(p);
         } else if (entry.is_regular_file(e2) && scanned_extension(p) && !config.excluded(relative)) {
           out.files.push_back({p.string(), join_display(root, relative), relative});
+          real_files.insert((real_root / relative).string());
         }
       }
+    }
+    // A link to a file that is scanned anyway would report it twice.
+    for (auto& [input, target] : links) {
+      if (real_files.insert(target).second) out.files.push_back(std::move(input));
     }
     if (skipped > 0) {
       out.notes.push_back(root + ": " + std::to_string(skipped) +

@@ -2,7 +2,8 @@
 // skipping what is not the project's own code (.git, virtual environments — any directory holding
 // a pyvenv.cfg — site-packages, dist-packages, node_modules, __pycache__, tool caches) unless that
 // directory is itself named on the command line. A file named on the command line is always read.
-// Directory symlinks are not followed (no cycles, no escaping the tree). The result is sorted, so
+// Directory symlinks are not followed (no cycles, no escaping the tree), and a file symlink is read
+// only when its target is inside the tree (each skipped link gets a note). The result is sorted, so
 // output order never depends on the file system.
 #pragma once
 

@@ -39,6 +39,41 @@ TEST(FileWalk, SkipsVenvsSitePackagesAndGitUnlessNamed) {
   fs::remove_all(root);
 }
 
+TEST(FileWalk, FileSymlinksOutOfTheTreeAreNotRead) {
+  fs::path base = fs::path(GPUDOCTOR_BINARY_DIR) / "scan_test_tmp" / "links";
+  fs::remove_all(base);
+  fs::create_directories(base / "repo" / "pkg");
+  fs::create_directories(base / "elsewhere");
+  std::ofstream(base / "elsewhere" / "secret.py") << "token = 'x'\n";
+  std::ofstream(base / "repo" / "pkg" / "model.py") << "x = 1\n";
+  fs::create_symlink(base / "elsewhere" / "secret.py", base / "repo" / "out.py");
+  fs::create_symlink("../../elsewhere/secret.py", base / "repo" / "pkg" / "rel_out.py");
+  fs::create_symlink("pkg/model.py", base / "repo" / "alias.py");    // inside, and scanned anyway
+  fs::create_symlink(base / "elsewhere", base / "repo" / "vendored");  // a directory: not followed
+  fs::create_symlink("missing.py", base / "repo" / "broken.py");
+  ScanConfig config;
+  auto sel = select_files({(base / "repo").string()}, config);
+  std::vector<std::string> rel;
+  for (const auto& f : sel.files) rel.push_back(f.relative);
+  EXPECT_EQ(rel, std::vector<std::string>{"pkg/model.py"});
+  std::string notes;
+  for (const auto& n : sel.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("out.py: a symlink out of the scanned tree"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("rel_out.py: a symlink out of the scanned tree"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("vendored: a symlink to a directory, not followed"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("broken.py: a broken symlink"), std::string::npos) << notes;
+
+  // A link inside the tree to a file that is not otherwise scanned is read, under its own name.
+  fs::create_directories(base / "repo" / "venv");
+  std::ofstream(base / "repo" / "venv" / "pyvenv.cfg") << "home = /usr/bin\n";
+  std::ofstream(base / "repo" / "venv" / "tool.py") << "y = 2\n";
+  fs::create_symlink("venv/tool.py", base / "repo" / "tool.py");
+  rel.clear();
+  for (const auto& f : select_files({(base / "repo").string()}, config).files) rel.push_back(f.relative);
+  EXPECT_EQ(rel, (std::vector<std::string>{"pkg/model.py", "tool.py"}));
+  fs::remove_all(base);
+}
+
 TEST(FileWalk, ParallelScanIsDeterministic) {
   fs::path examples = fs::path(GPUDOCTOR_SOURCE_DIR) / "tests" / "scan";
   ScanConfig config;
