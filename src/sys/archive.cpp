@@ -125,7 +125,11 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir, 
   std::size_t written = 0, skipped = 0;
   archive_entry* entry = nullptr;
   int rc;
+  std::size_t seen = 0;
   while ((rc = archive_read_next_header(in.get(), &entry)) == ARCHIVE_OK) {
+    if (++seen > limits.entries) {
+      return Error{ErrorCode::too_large, file + ": more than " + std::to_string(limits.entries) + " entries"};
+    }
     auto type = archive_entry_filetype(entry);
     if (type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK) continue;  // no device nodes, FIFOs
     std::string path = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
@@ -139,6 +143,11 @@ Expected<bool> extract_archive(const std::string& file, const std::string& dir, 
                                              " MiB in all"};
     }
     archive_entry_set_pathname(entry, (dir + "/" + path).c_str());
+    // No setuid, setgid or sticky bit ever comes out of an archive; a directory its owner cannot
+    // write would outlive the temporary tree (remove_all cannot empty it as a non-root user).
+    auto perm = archive_entry_perm(entry) & 0777;
+    if (type == AE_IFDIR) perm |= 0700;
+    archive_entry_set_perm(entry, perm);
     if (archive_write_header(out.get(), entry) != ARCHIVE_OK) {
       ++skipped;
       continue;
@@ -182,7 +191,17 @@ Expected<TempDir> TempDir::create(std::string_view prefix) {
 TempDir::~TempDir() {
   if (m_path.empty()) return;
   std::error_code ec;
-  std::filesystem::remove_all(m_path, ec);
+  // Directories the tree made read-only (a test, an archive from elsewhere) are opened up first:
+  // as a non-root user remove_all cannot empty them. Symlinks are not followed.
+  namespace fs = std::filesystem;
+  fs::permissions(m_path, fs::perms::owner_all, fs::perm_options::add, ec);
+  for (fs::recursive_directory_iterator it(m_path, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec) && !it->is_symlink(ec)) {
+      fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    }
+  }
+  fs::remove_all(m_path, ec);
 }
 
 }  // namespace gpudoctor::sys

@@ -33,17 +33,22 @@ struct ArchiveEntry {
 
 Expected<bool> write_tar_gz(const std::string& file, const std::vector<ArchiveEntry>& entries);
 
-// Extraction limits: bytes of data written (zero blocks become holes and do not count), and the
-// files' apparent size (a bound on the time spent inflating zeros).
+// Extraction limits: bytes of data written (zero blocks become holes and do not count), the files'
+// apparent size (a bound on the time spent inflating zeros), and the entries read, skipped ones
+// included (each costs an inode and time; a capture of a big machine has a few thousand).
 struct ExtractLimits {
   std::uint64_t data_bytes = 512ull << 20;
   std::uint64_t apparent_bytes = 64ull << 30;
+  std::size_t entries = 50'000;
 };
 
-// Unpacks `file` into the existing directory `dir`.
+// Unpacks `file` into the existing directory `dir`. Permissions are kept but for the setuid,
+// setgid and sticky bits, which never are; every directory stays readable, writable and searchable
+// by its owner, so the tree can always be removed.
 Expected<bool> extract_archive(const std::string& file, const std::string& dir, ExtractLimits limits = {});
 
-// A fresh private directory under $TMPDIR (or /tmp), removed with its contents by the destructor.
+// A fresh private directory under $TMPDIR (or /tmp), removed with its contents by the destructor,
+// read-only directories inside it included.
 class TempDir {
  public:
   static Expected<TempDir> create(std::string_view prefix);

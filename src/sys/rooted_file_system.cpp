@@ -287,15 +287,12 @@ class RootedFileSystem final : public FileSystem {
     return m_root + linux_path(*parts);
   }
 
+  // Read like any other file of the tree: resolved inside the root (a /.gpudoctor that is a symlink
+  // out of the tree reads nothing from outside it), regular files only, bounded.
   void load_stat_sidecar() {
-    std::string host = m_root + "/.gpudoctor/stat";
-    int fd = ::open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return;
-    std::string text;
-    char buf[8192];
-    ssize_t n;
-    while (text.size() < (4u << 20) && (n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-    ::close(fd);
+    auto file = read_file("/.gpudoctor/stat", 4u << 20);
+    if (!file) return;
+    const std::string& text = file->content;
     std::size_t pos = 0;
     while (pos < text.size()) {
       std::size_t end = text.find('\n', pos);

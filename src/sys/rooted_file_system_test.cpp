@@ -159,6 +159,24 @@ TEST_F(RootedFileSystemTest, StatSidecarOverridesTypeModeAndOwner) {
   EXPECT_EQ(st->gid, 44u);
 }
 
+// A tree whose /.gpudoctor is a symlink out of it must not take device modes from outside.
+TEST_F(RootedFileSystemTest, StatSidecarIsReadInsideTheRoot) {
+  auto outside = TempDir::create("gpudoctor-fs-outside-");
+  ASSERT_TRUE(outside);
+  fs::create_directories(outside->path() + "/.gpudoctor");
+  std::ofstream(outside->path() + "/.gpudoctor/stat") << "/dev/nvidia0 c 0666 0 0\n";
+  write("/dev/nvidia0", "");
+  for (const std::string& target : {outside->path() + "/.gpudoctor", "../../../../../../.." + outside->path() + "/.gpudoctor"}) {
+    SCOPED_TRACE(target);
+    fs::remove(root + "/.gpudoctor");
+    link(target, "/.gpudoctor");
+    auto fsys = make_rooted_file_system(root);
+    auto st = fsys->stat("/dev/nvidia0");
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->type, FileType::regular);
+  }
+}
+
 TEST_F(RootedFileSystemTest, ListDirIsSortedAndSkipsDots) {
   write("/dev/b", "");
   write("/dev/a", "");
