@@ -1,6 +1,7 @@
 #include <probe/capture.hpp>
 #include <probe/probe.hpp>
 #include <util/path.hpp>
+#include <util/secrets.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -23,8 +24,9 @@ sys::ArchiveEntry entry(std::string path, sys::ArchiveEntry::Kind kind, std::str
 
 class Builder {
  public:
-  Builder(const sys::FileSystem& fs, const std::map<std::string, std::vector<sys::ByteRange>>& ranges)
-      : m_fs(fs), m_ranges(ranges) {}
+  Builder(const sys::FileSystem& fs, const std::map<std::string, std::vector<sys::ByteRange>>& ranges,
+          const CaptureScope& scope)
+      : m_fs(fs), m_ranges(ranges), m_scope(scope) {}
 
   // `origin`: the path as the probes asked for it, whose byte ranges were recorded.
   void add(const std::string& path, bool follow_last, const std::string& origin, int hops = 0) {
@@ -100,8 +102,7 @@ class Builder {
           add_partial(p, st, origin);
           return;
         }
-        content = std::move(f->content);
-        if (p.starts_with("/proc/") && p.ends_with("/environ")) content = filter_environ(content);
+        content = without_secrets(p, std::move(f->content));
         put(entry(p.substr(1), sys::ArchiveEntry::Kind::file, std::move(content), st.mode & 0777));
         if (p.starts_with("/dev/") || st.uid != 0 || st.gid != 0 || (st.mode & 07000) != 0) stat_line(p, 'f', st);
         return;
@@ -160,7 +161,22 @@ class Builder {
   }
 
   const sys::FileSystem& m_fs;
+  // What a file may carry that must not leave the machine: other people's environment and
+  // command lines, every account name, the credentials in a pip URL.
+  std::string without_secrets(const std::string& p, std::string content) const {
+    if (p.starts_with("/proc/") && p.ends_with("/environ")) return filter_environ(content);
+    // /proc/PID/cmdline (NUL-separated arguments), not the kernel's /proc/cmdline.
+    if (p.starts_with("/proc/") && p.ends_with("/cmdline") && std::count(p.begin(), p.end(), '/') == 3) {
+      return util::redact_argv(content);
+    }
+    if (p == "/etc/passwd") return filter_passwd(content, m_scope.uid);
+    if (p == "/etc/group") return filter_group(content, m_scope.gids);
+    if (p.ends_with("/direct_url.json")) return util::redact_url_credentials(content);
+    return content;
+  }
+
   const std::map<std::string, std::vector<sys::ByteRange>>& m_ranges;
+  const CaptureScope& m_scope;
   std::map<std::string, sys::ArchiveEntry> m_entries;
   std::set<std::string> m_stat_lines;
   Capture m_out;
@@ -172,17 +188,47 @@ std::string filter_environ(std::string_view block) {
   std::string out;
   for (auto entry : util::split(block, '\0')) {
     auto eq = entry.find('=');
-    if (eq == std::string_view::npos || !env_var_allowed(entry.substr(0, eq))) continue;
+    if (eq == std::string_view::npos || !env_entry_kept(entry.substr(0, eq), entry.substr(eq + 1))) continue;
     out.append(entry);
     out.push_back('\0');
   }
   return out;
 }
 
+// passwd(5): name:password:UID:GID:GECOS:directory:shell. The identity probe reads the name of
+// the running user by UID; the rest (the full name in GECOS, the home, the shell) stays here.
+std::string filter_passwd(std::string_view passwd, std::optional<std::uint32_t> uid) {
+  std::string out;
+  if (!uid) return out;
+  for (auto line : util::lines(passwd)) {
+    auto f = util::split(line, ':');
+    if (f.size() >= 4 && util::parse_uint(f[2]) == std::optional<std::uint64_t>(*uid)) {
+      out += fmt::format("{}:x:{}:{}:::\n", f[0], f[2], f[3]);
+      break;
+    }
+  }
+  return out;
+}
+
+// group(5): group_name:password:GID:user_list. Only the groups the checks name by number are kept,
+// without their member lists (account names).
+std::string filter_group(std::string_view group, const std::set<std::uint32_t>& gids) {
+  std::string out;
+  for (auto line : util::lines(group)) {
+    auto f = util::split(line, ':');
+    if (f.size() < 3) continue;
+    auto gid = util::parse_uint(f[2]);
+    if (gid && *gid <= 0xffffffffu && gids.count(static_cast<std::uint32_t>(*gid))) {
+      out += fmt::format("{}:x:{}:\n", f[0], f[2]);
+    }
+  }
+  return out;
+}
+
 Capture build_capture(const sys::FileSystem& live, const std::set<sys::RecordedAccess>& accesses,
                       const std::map<std::string, std::string>& extra,
-                      const std::map<std::string, std::vector<sys::ByteRange>>& ranges) {
-  Builder b(live, ranges);
+                      const std::map<std::string, std::vector<sys::ByteRange>>& ranges, const CaptureScope& scope) {
+  Builder b(live, ranges, scope);
   for (const auto& a : accesses) b.add(a.path, a.kind != sys::AccessKind::link, a.path);
   return b.finish(extra);
 }

@@ -153,5 +153,44 @@ TEST(Capture, LargeFileWithTooMuchReadIsLeftOut) {
   EXPECT_NE(c.skipped[0].find("100 MiB of it were read"), std::string::npos) << c.skipped[0];
 }
 
+TEST(Capture, AccountFilesKeepOnlyTheLinesTheChecksRead) {
+  const std::string passwd =
+      "root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000:Alice Liddell,,,:/home/alice:/bin/zsh\n"
+      "bob:x:1001:1001:Bob:/home/bob:/bin/bash\n";
+  EXPECT_EQ(filter_passwd(passwd, 1000u), "alice:x:1000:1000:::\n");
+  EXPECT_EQ(filter_passwd(passwd, std::nullopt), "");
+  EXPECT_EQ(filter_passwd(passwd, 4242u), "");
+  const std::string group = "root:x:0:\nvideo:x:44:alice,bob\nrender:x:109:alice\nbob:x:1001:\n";
+  EXPECT_EQ(filter_group(group, {44, 109}), "video:x:44:\nrender:x:109:\n");
+}
+
+TEST(Capture, CommandLinesAndPipUrlsLoseTheirCredentials) {
+  auto dir = sys::TempDir::create("gpudoctor-capture-secrets-");
+  ASSERT_TRUE(dir);
+  const std::string root = dir->path();
+  std::filesystem::create_directories(root + "/proc/77");
+  std::filesystem::create_directories(root + "/site/torch-2.5.1.dist-info");
+  std::filesystem::create_directories(root + "/etc");
+  std::ofstream(root + "/proc/77/cmdline") << std::string("vllm\0serve\0--api-key\0s3cr3t-value\0", 34);
+  std::ofstream(root + "/site/torch-2.5.1.dist-info/direct_url.json")
+      << R"({"url": "https://bob:tok3n@pkgs.example.com/torch.whl"})";
+  std::ofstream(root + "/etc/passwd") << "root:x:0:0:root:/root:/bin/bash\nbob:x:1001:1001:Bob B:/home/bob:/bin/sh\n";
+  auto fs = sys::make_rooted_file_system(root);
+  std::set<sys::RecordedAccess> accesses = {{"/proc/77/cmdline", sys::AccessKind::read},
+                                            {"/site/torch-2.5.1.dist-info/direct_url.json", sys::AccessKind::read},
+                                            {"/etc/passwd", sys::AccessKind::read}};
+  CaptureScope scope;
+  scope.uid = 0;
+  auto c = build_capture(*fs, accesses, {}, {}, scope);
+  std::string all;
+  for (const auto& e : c.entries) all += e.content;
+  EXPECT_EQ(all.find("s3cr3t-value"), std::string::npos);
+  EXPECT_EQ(all.find("tok3n"), std::string::npos);
+  EXPECT_EQ(all.find("bob"), std::string::npos) << "another account's passwd line";
+  EXPECT_NE(all.find("--api-key"), std::string::npos);
+  EXPECT_NE(all.find("pkgs.example.com/torch.whl"), std::string::npos);
+  EXPECT_NE(all.find("root:x:0:0"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpudoctor::probe

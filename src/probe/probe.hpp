@@ -26,7 +26,10 @@ facts::EnvironmentFacts probe_environment(const sys::FileSystem& fs);
 // Everything that reads files only (no library is loaded): the facts `check --root` works from.
 facts::Facts probe_files(const sys::FileSystem& fs);
 
-// Whether an environment variable is one gpudoctor records (and `capture` keeps).
+// Whether an environment variable is one gpudoctor records (and `capture` keeps): on the
+// allowlist, and its name does not look like a credential's.
 bool env_var_allowed(std::string_view name);
+// The same, and its value does not look like a credential either.
+bool env_entry_kept(std::string_view name, std::string_view value);
 
 }  // namespace gpudoctor::probe

@@ -2,6 +2,7 @@
 
 #include <probe/driver/library_probes.hpp>
 #include <sys/subprocess.hpp>
+#include <util/secrets.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -109,7 +110,9 @@ F from_child(ChildAnswer a, const std::string& library) {
 facts::Known<std::string> read_cmdline(const sys::FileSystem& fs, std::uint32_t pid) {
   auto text = fs.read_text(fmt::format("/proc/{}/cmdline", pid), 8192);
   if (!text) return facts::Known<std::string>::unknown(text.error().message);
-  std::string cmd = *text;
+  // Another user's command line may hold a credential ("--api-key X"): its value never goes into
+  // the facts, which `check --json` prints and `fleet` collects.
+  std::string cmd = util::redact_argv(*text);
   while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
   for (char& c : cmd) c = c == '\0' ? ' ' : c;
   if (cmd.empty()) return facts::Known<std::string>::unknown(fmt::format("/proc/{}/cmdline is empty", pid));
