@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Measures `gpudoctor explain` on the corpus of real public posts (tests/explain/corpus).
+
+Each case file holds a header (source, category, framework, root_cause, split) and, after a line
+"---", the post as its reporter pasted it. A case is a top-1 hit when the first finding's id is one of
+the ids in root_cause ("a|b": ids that name the same cause). "Nothing" counts posts answered with no
+finding at all.
+
+  measure.py --gpudoctor BIN [--split dev|test|all] [--misses] [--min-top1 SPLIT=PCT ...]
+
+With --min-top1 it is a ratchet: it exits 1 when a split's top-1 falls below the given percentage,
+so an accuracy that was reached is never lost unnoticed.
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+
+# A log signature and a check can name the same cause from two kinds of evidence: the message a
+# framework printed, or the versions the text showed. Both answer the post, so either counts.
+SAME_CAUSE = [
+    {"torch.arch_unsupported", "log.arch_not_compatible"},
+    {"torch.cuda_too_new_for_driver", "log.driver_too_old", "driver.too_old_for_runtime"},
+    {"driver.version_mismatch", "log.nvml_version_mismatch"},
+    {"torch.cpu_only_build", "log.torch_not_compiled_with_cuda"},
+    {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
+]
+
+
+def accepted(want):
+    out = set(want)
+    for group in SAME_CAUSE:
+        if out & group:
+            out |= group
+    return out
+
+
+def load_cases():
+    cases = []
+    for name in sorted(os.listdir(CORPUS)):
+        if not name.endswith(".txt"):
+            continue
+        with open(os.path.join(CORPUS, name), encoding="utf-8") as f:
+            text = f.read()
+        head, sep, body = text.partition("\n---\n")
+        if not sep:
+            raise SystemExit(f"{name}: no '---' line between header and body")
+        meta = {}
+        for line in head.splitlines():
+            if line.startswith("# ") and ":" in line:
+                key, _, value = line[2:].partition(":")
+                meta[key.strip()] = value.strip()
+        for key in ("source", "category", "root_cause", "split"):
+            if key not in meta:
+                raise SystemExit(f"{name}: header lacks '{key}'")
+        meta["name"] = name
+        meta["body"] = body
+        meta["want"] = [w.strip() for w in meta["root_cause"].split("|")]
+        cases.append(meta)
+    return cases
+
+
+def explain(gpd, body):
+    r = subprocess.run([gpd, "explain", "--json", "-"], input=body.encode(), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=60)
+    if r.returncode not in (0, 1, 3):
+        return None, f"exit {r.returncode}: {r.stderr.decode()[-300:]}"
+    try:
+        report = json.loads(r.stdout)
+    except json.JSONDecodeError as e:
+        return None, f"not JSON: {e}"
+    return [f["id"] for f in report.get("findings", [])], None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpudoctor", required=True)
+    ap.add_argument("--split", default="all", choices=["dev", "test", "all"])
+    ap.add_argument("--misses", action="store_true", help="list every case whose first finding is not the cause")
+    ap.add_argument("--min-top1", action="append", default=[], metavar="SPLIT=PCT")
+    a = ap.parse_args()
+
+    cases = load_cases()
+    per_split = collections.defaultdict(lambda: [0, 0, 0])  # cases, top1, nothing
+    per_cat = collections.defaultdict(lambda: [0, 0, 0])
+    errors = []
+    misses = []
+    for c in cases:
+        if a.split != "all" and c["split"] != a.split:
+            continue
+        ids, err = explain(a.gpudoctor, c["body"])
+        if err:
+            errors.append(f"{c['name']}: {err}")
+            ids = []
+        hit = bool(ids) and ids[0] in accepted(c["want"])
+        for table, key in ((per_split, c["split"]), (per_cat, (c["split"], c["category"]))):
+            table[key][0] += 1
+            table[key][1] += hit
+            table[key][2] += not ids
+        if not hit:
+            misses.append(f"{c['split']:4} {c['name']:55} want {c['root_cause']:55} got {', '.join(ids[:3]) or '(nothing)'}")
+
+    def pct(n, d):
+        return 100.0 * n / d if d else 0.0
+
+    print(f"{'split':6} {'cases':>5} {'top-1':>7} {'nothing':>8}")
+    for split in sorted(per_split):
+        n, hit, none = per_split[split]
+        print(f"{split:6} {n:5} {pct(hit, n):6.1f}% {none:8}")
+    print()
+    print(f"{'split':6} {'category':10} {'cases':>5} {'top-1':>7} {'nothing':>8}")
+    for (split, cat) in sorted(per_cat):
+        n, hit, none = per_cat[(split, cat)]
+        print(f"{split:6} {cat:10} {n:5} {pct(hit, n):6.1f}% {none:8}")
+    if a.misses:
+        print("\nmisses:")
+        for m in misses:
+            print("  " + m)
+    for e in errors:
+        print("error: " + e)
+    status = 1 if errors else 0
+    for floor in a.min_top1:
+        split, _, value = floor.partition("=")
+        n, hit, _ = per_split.get(split, [0, 0, 0])
+        if n == 0 or pct(hit, n) < float(value):
+            print(f"ratchet: {split} top-1 {pct(hit, n):.1f}% is below {value}%")
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
