@@ -185,6 +185,39 @@ std::optional<ComputeCapability> cc_from_pci(std::uint32_t device_id, std::strin
   return best;
 }
 
+namespace {
+
+std::string normal_product_name(std::string_view name) {
+  std::string out = " ";
+  for (char c : name) {
+    char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (l == '-' || l == '_' || std::isspace(static_cast<unsigned char>(l))) l = ' ';
+    if (l == ' ' && out.back() == ' ') continue;
+    out += l;
+  }
+  if (out.back() != ' ') out += ' ';
+  return out;
+}
+
+}  // namespace
+
+std::optional<ProductCc> cc_from_product_name(std::string_view name) {
+  const auto& t = data::table("gpu_product_cc.tsv");
+  const std::string hay = normal_product_name(name);
+  std::optional<ProductCc> best;
+  std::size_t best_len = 0;
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    const auto& match = t.at(r, "match");
+    auto needle = normal_product_name(match);  // " gtx 1080 ti ": matched on word boundaries
+    if (needle.size() <= best_len || hay.find(needle) == std::string::npos) continue;
+    if (auto cc = parse_cc(t.at(r, "cc"))) {
+      best = ProductCc{*cc, match};
+      best_len = needle.size();
+    }
+  }
+  return best;
+}
+
 bool product_requires_open_module(std::uint32_t device_id, std::string_view name) {
   const auto& devices = data::table("gpu_devices.tsv");
   std::string id = fmt::format("id:{:04x}", device_id);

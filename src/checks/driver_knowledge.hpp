@@ -79,6 +79,14 @@ std::optional<Architecture> architecture(ComputeCapability cc);
 // What a GPU is without asking a driver: by PCI device id (gpu_devices.tsv), else by the chip that
 // starts its pci.ids name (gpu_chips.tsv: "AD102 [GeForce RTX 4090]" -> 8.9).
 std::optional<ComputeCapability> cc_from_pci(std::uint32_t device_id, std::string_view pci_name);
+// The compute capability of a GPU known only by its product name, as nvidia-smi, torch or a person
+// writes it ("NVIDIA GeForce GTX 1080 Ti", "Tesla K40m", "RTX 3090"), from data/gpu_product_cc.tsv:
+// the longest row that is a case-insensitive substring of the name, on word boundaries.
+struct ProductCc {
+  ComputeCapability cc;
+  std::string match;  // the row's product name
+};
+std::optional<ProductCc> cc_from_product_name(std::string_view name);
 // Whether this product needs the open kernel modules beyond what its architecture says (GH200).
 bool product_requires_open_module(std::uint32_t device_id, std::string_view name);
 

@@ -53,6 +53,10 @@ DriverView::DriverView(const facts::Facts& f) {
     } else if (auto cc = cc_from_pci(g.device_id, g.pci ? g.pci->device_name : g.name)) {
       g.cc = cc;
       g.cc_source = fmt::format("PCI id 10de:{:04x}", g.device_id);
+    } else if (auto named = cc_from_product_name(g.name)) {
+      g.cc = named->cc;
+      g.cc_source = fmt::format("the product name ({} has compute capability {}.{})", named->match, named->cc.major,
+                                named->cc.minor);
     }
     g.label = fmt::format("GPU {} {}({})", d.index, g.name.empty() ? "" : g.name + " ", d.pci_bus_id.value_or("bus id unknown"));
     m_gpus.push_back(std::move(g));

@@ -77,7 +77,21 @@ void check_exclusive_busy(const Facts& f, FindingSink& out) {
 
 void check_memory_held(const Facts& f, FindingSink& out) {
   for_each_gpu(f, [&](const GpuView& g, const facts::NvmlDevice& d) {
-    if (!d.processes || d.processes->empty() || !d.memory_total || *d.memory_total == 0) return;
+    if (!d.processes || !d.memory_total || *d.memory_total == 0) return;
+    if (d.processes->empty()) {
+      // Memory in use with no process listed: its holders are out of this view (another container
+      // or VM, another PID namespace), or a context that was never freed (a killed process whose
+      // zombie still holds the device).
+      if (!d.memory_used || *d.memory_used * 2 < *d.memory_total) return;
+      out.emit(fmt::format("{}: {} of its {} memory is in use, and no process that holds it is listed.", g.label,
+                           format_bytes(*d.memory_used), format_bytes(*d.memory_total)),
+               {fmt::format("memory used: {} of {}", format_bytes(*d.memory_used), format_bytes(*d.memory_total)),
+                "compute processes: none listed"},
+               "Find the holder: `sudo fuser -v /dev/nvidia*` on the host (processes of other containers and users "
+               "are not listed inside a container); kill a stale or zombie process, or reset the GPU "
+               "(`nvidia-smi -r -i N`) when none is left.");
+      return;
+    }
     std::uint64_t held = 0;
     for (const auto& p : *d.processes) held += p.used_memory.value_or(0);
     std::uint64_t used = d.memory_used.value_or(held);
@@ -231,7 +245,9 @@ const Check k_checks[] = {
       "Stop the holder or use another GPU; `sudo nvidia-smi -i N -c DEFAULT` to share it."},
      check_exclusive_busy},
     {{"gpu.memory_held_by_others", Layer::driver, Severity::warning, "GPU memory held by other processes",
-      "compute processes on the GPU hold at least half its memory (NVML), listed with their pids and commands",
+      "compute processes on the GPU hold at least half its memory (NVML), listed with their pids and commands; or half "
+      "its memory is in use while no process is listed (holders in another container, VM or PID namespace, or a "
+      "context never freed)",
       "Stop the listed processes (a stale Jupyter kernel or a finished job's zombie is common), or choose another GPU."},
      check_memory_held},
     {{"gpu.ecc_uncorrectable", Layer::driver, Severity::error, "Uncorrectable ECC errors",

@@ -17,6 +17,8 @@ namespace gpudoctor::cli {
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_findings = 1;
 inline constexpr int k_exit_usage = 2;
+// explain: nothing in the text was recognised (no known message, no tool output it reads).
+inline constexpr int k_exit_unrecognised = 3;
 
 using CommandRunner = std::function<int()>;
 using CommandSetup = CommandRunner (*)(CLI::App& sub);

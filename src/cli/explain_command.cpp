@@ -1,7 +1,10 @@
 // gpudoctor explain [FILE|-] [--json|--markdown] [--color WHEN]
-// Reads a log or a pasted traceback (stdin when FILE is - or absent) in chunks, so a 1 GB log
-// costs a 1 MiB buffer, and reports what each known message means: findings with log.* ids, most
-// likely root cause first.
+// Reads a log, a pasted traceback or a whole issue body (stdin when FILE is - or absent) in chunks,
+// so a 1 GB log costs a 1 MiB buffer. Two readers share each line: the log signatures (what each
+// known message means: log.* findings) and the report readers (probe/text: the tool dumps in the
+// text, read into facts). The described machine then goes through the same checks as `check`, and
+// its findings, which name causes, come before the messages they explain. Text in which nothing
+// was recognised is said to be so, with exit status 3, never "nothing wrong".
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -15,14 +18,97 @@
 #include <vector>
 
 #include <cli/command.hpp>
+#include <checks/check.hpp>
 #include <cli/output.hpp>
+#include <probe/text/report_reader.hpp>
 #include <sys/clock.hpp>
+#include <util/text.hpp>
 #include <watch/log_scanner.hpp>
 
 namespace gpudoctor::cli {
 namespace {
 
 constexpr std::size_t k_chunk_bytes = 1 << 20;
+constexpr std::size_t k_max_reader_line = 16 * 1024;
+
+// Feeds the report reader whole lines out of the chunks: the complete lines of a chunk in one
+// block, a line split across chunks from a bounded carry. A line past k_max_reader_line is skipped
+// (no tool dump has one), so memory stays bounded whatever the input.
+class LineSplitter {
+ public:
+  explicit LineSplitter(probe::text::ReportReader& reader) : m_reader(reader) {}
+  void feed(std::string_view chunk) {
+    if (!m_carry.empty() || m_overlong) {
+      auto nl = chunk.find('\n');
+      append_carry(chunk.substr(0, nl));
+      if (nl == std::string_view::npos) return;
+      flush_carry();
+      chunk.remove_prefix(nl + 1);
+    }
+    auto last_nl = chunk.rfind('\n');
+    if (last_nl != std::string_view::npos) {
+      auto body = chunk.substr(0, last_nl + 1);
+      std::size_t start = 0;
+      // Blocks of at most 4 MiB of whole lines; a longer line is cut to the bound and skipped.
+      while (start < body.size()) {
+        auto nl = body.find('\n', start);
+        if (nl - start > k_max_reader_line) {
+          ++m_number;
+          start = nl + 1;
+          continue;
+        }
+        auto end = body.rfind('\n', std::min(body.size() - 1, start + (4u << 20)));
+        if (end < start) end = nl;
+        // Lines longer than the bound inside a block are skipped by feed_line itself.
+        m_number += m_reader.feed_lines(body.substr(start, end + 1 - start), m_number + 1);
+        start = end + 1;
+      }
+      chunk.remove_prefix(last_nl + 1);
+    }
+    append_carry(chunk);
+  }
+  void finish() {
+    if (!m_carry.empty() || m_overlong) flush_carry();
+  }
+
+ private:
+  void append_carry(std::string_view part) {
+    if (m_overlong) return;
+    if (m_carry.size() + part.size() > k_max_reader_line) {
+      m_overlong = true;
+      m_carry.clear();
+    } else {
+      m_carry.append(part);
+    }
+  }
+  void flush_carry() {
+    ++m_number;
+    if (!m_overlong) m_reader.feed_line(m_carry, m_number);
+    m_carry.clear();
+    m_overlong = false;
+  }
+  probe::text::ReportReader& m_reader;
+  std::string m_carry;
+  bool m_overlong = false;
+  std::size_t m_number = 0;
+};
+
+// The checks' findings on the described machine, root cause first, then the log findings, then the
+// checks' advice. A check that could not decide for want of facts says nothing here: the text never
+// claimed to show them (probe.*, python.sys_path_unknown and deep.* are about a machine that hid
+// its files or was not asked).
+std::vector<facts::Finding> join_findings(std::vector<facts::Finding> described, const std::vector<facts::Finding>& logs) {
+  std::vector<facts::Finding> out, advice;
+  for (auto& f : described) {
+    if (f.id.starts_with("probe.") || f.id == "python.sys_path_unknown" || f.id.starts_with("deep.")) continue;
+    // Advice about the machine (what its GPU accelerates) is no cause of what the text reports:
+    // after the messages.
+    (f.severity == facts::Severity::info ? advice : out).push_back(std::move(f));
+  }
+  for (const auto& f : logs) out.push_back(f);
+  for (auto& f : advice) out.push_back(std::move(f));
+  return out;
+}
 
 struct ExplainOptions {
   std::string file = "-";
@@ -53,10 +139,15 @@ int run_explain(const ExplainOptions& o) {
     return k_exit_usage;
   }
   watch::LogScanner scanner;
+  probe::text::ReportReader reader;
+  LineSplitter lines(reader);
   std::vector<char> buf(k_chunk_bytes);
   for (;;) {
     std::size_t n = std::fread(buf.data(), 1, buf.size(), in.get());
-    if (n > 0) scanner.feed(std::string_view(buf.data(), n));
+    if (n > 0) {
+      scanner.feed(std::string_view(buf.data(), n));
+      lines.feed(std::string_view(buf.data(), n));
+    }
     if (n < buf.size()) break;
   }
   if (std::ferror(in.get())) {
@@ -64,18 +155,35 @@ int run_explain(const ExplainOptions& o) {
     return k_exit_usage;
   }
   scanner.finish();
+  lines.finish();
 
   render::Report report;
   report.command = "explain";
   report.host = host_name();
   report.time = sys::now_utc_iso8601();
-  report.findings = scanner.findings();
+  std::vector<facts::Finding> described;
+  if (reader.any()) described = checks::run_checks(reader.facts());
+  report.findings = join_findings(std::move(described), scanner.findings());
   report.notes.push_back(fmt::format("read {} line(s), {} byte(s) from {}; {} line(s) matched a known message",
                                      scanner.lines_seen(), scanner.bytes_seen(), shown, scanner.match_count()));
+  for (const auto& r : reader.readings()) report.notes.push_back(fmt::format("line {}: {}", r.line, r.what));
+  const bool recognised = scanner.match_count() > 0 || reader.any();
+  if (!recognised) {
+    report.notes.push_back(
+        "nothing in the text was recognised: no known error message and no tool output gpudoctor reads. This is not a "
+        "clean bill of health. Paste the whole error with its traceback, and the output of `nvidia-smi` and "
+        "`python -m torch.utils.collect_env`; or, on the machine itself, run `gpudoctor check` (or `gpudoctor capture "
+        "-o machine.tar.gz` and attach the archive).");
+    report.outcome = render::Report::Outcome::unrecognised;
+  } else if (report.findings.empty()) {
+    report.notes.push_back(
+        "the text was read (see the lines above), and every check that could decide from what it shows found nothing "
+        "wrong; facts it does not show were not judged");
+  }
   Format format = o.json ? Format::json : o.markdown ? Format::markdown : Format::text;
   make_renderer(format, color_mode(o.color))->render(report, std::cout);
   std::cout.flush();
-  return exit_status(report);
+  return recognised ? exit_status(report) : k_exit_unrecognised;
 }
 
 }  // namespace

@@ -69,9 +69,40 @@ TEST_F(ExplainCommand, ReadsStandardInputAndExitsZeroWithoutErrors) {
   Result r = run("explain - < " + path);
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("log.jax_cpu_fallback"), std::string::npos) << r.out;
-  Result none = run("explain --json < " + write_file("explain_clean.log", "all good\n"));
-  EXPECT_EQ(none.status, 0);
-  EXPECT_TRUE(nlohmann::json::parse(none.out).at("findings").empty());
+}
+
+// Nothing recognised is not "nothing wrong": its own exit status, outcome and a next step.
+TEST_F(ExplainCommand, UnrecognisedTextSaysSoAndExitsThree) {
+  Result none = run("explain --json < " + write_file("explain_clean.log", "all good\nmy model is slow\n"));
+  EXPECT_EQ(none.status, 3);
+  auto j = nlohmann::json::parse(none.out);
+  EXPECT_TRUE(j.at("findings").empty());
+  EXPECT_EQ(j.at("outcome"), "unrecognised");
+  Result text = run("explain < " + write_file("explain_clean2.log", "all good\n"));
+  EXPECT_EQ(text.status, 3);
+  EXPECT_EQ(text.out.find("found nothing wrong"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("gpudoctor check"), std::string::npos) << text.out;
+}
+
+// A post with nvidia-smi's banner and a pip list: the described machine goes through the checks,
+// and the version reasoning (a CUDA 12.1 wheel on a driver that supports 11.4) comes first.
+TEST_F(ExplainCommand, ToolDumpsAreReadIntoFactsAndChecked) {
+  std::string post =
+      "torch.cuda.is_available() returns False\n"
+      "> ```\n"
+      "> +-----------------------------------------------------------------------------+\n"
+      "> | NVIDIA-SMI 470.182.03   Driver Version: 470.182.03   CUDA Version: 11.4     |\n"
+      "> |-------------------------------+----------------------+----------------------+\n"
+      "> |   0  NVIDIA GeForce ...  Off  | 00000000:01:00.0 Off |                  N/A |\n"
+      "> ```\n"
+      "$ pip list | grep torch\n"
+      "torch                    2.1.0+cu121\n";
+  Result r = run("explain --json < " + write_file("explain_dump.md", post));
+  EXPECT_EQ(r.status, 1) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j.at("findings").empty()) << r.out;
+  EXPECT_EQ(j["findings"][0]["id"], "torch.cuda_too_new_for_driver") << r.out;
+  EXPECT_EQ(j.at("outcome"), "decided");
 }
 
 TEST_F(ExplainCommand, UnreadableFileIsAUsageError) {

@@ -54,7 +54,8 @@ nlohmann::json report_to_json(const Report& report) {
                       {"root", report.root},
                       {"summary", {{"errors", errors}, {"warnings", warnings}, {"infos", infos}}},
                       {"findings", std::move(findings)},
-                      {"notes", report.notes}};
+                      {"notes", report.notes},
+                      {"outcome", report.outcome == Report::Outcome::unrecognised ? "unrecognised" : "decided"}};
   if (!report.facts.is_null()) j["facts"] = report.facts;
   return j;
 }

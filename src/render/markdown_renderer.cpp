@@ -25,7 +25,9 @@ void MarkdownRenderer::render(const Report& report, std::ostream& out) const {
   out << fmt::format("## gpudoctor {} on `{}`\n\n", report.command, util::printable(report.host));
   out << fmt::format("gpudoctor {}, {}\n\n", GPUDOCTOR_VERSION, report.time);
   if (report.findings.empty()) {
-    out << "No findings.\n";
+    out << (report.outcome == Report::Outcome::unrecognised ? "Nothing recognised: no finding, and no verdict on the machine.\n"
+                                                            : "No findings.\n");
+    for (const auto& n : report.notes) out << "\n> " << safe(n) << '\n';
     return;
   }
   out << "| severity | layer | id | message |\n|---|---|---|---|\n";

@@ -23,6 +23,10 @@ struct Report {
   std::vector<facts::Finding> findings;
   nlohmann::json facts = nullptr;  // the facts (check), the timeline (run); null when none
   std::vector<std::string> notes;  // what was not looked at, and why
+  // What a report with no finding means. decided: the checks looked and found nothing wrong.
+  // unrecognised: nothing in the input could be read (explain), which says nothing about the machine.
+  enum class Outcome { decided, unrecognised };
+  Outcome outcome = Outcome::decided;
 };
 
 enum class ColorMode { never, always };

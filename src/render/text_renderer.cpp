@@ -73,7 +73,9 @@ void TextRenderer::render(const Report& report, std::ostream& out) const {
     out << '\n';
   }
   for (const auto& n : report.notes) out << dim << "note: " << reset << util::printable(n, util::LineBreaks::keep) << '\n';
-  if (report.findings.empty()) {
+  if (report.findings.empty() && report.outcome == Report::Outcome::unrecognised) {
+    out << "Nothing recognised: no finding, and no verdict on the machine either (see the note above).\n";
+  } else if (report.findings.empty()) {
     out << "No findings: every check that could decide found nothing wrong.\n";
   } else {
     out << fmt::format("{} error(s), {} warning(s), {} finding(s) in all. Details: docs/checks.md\n", errors, warnings,

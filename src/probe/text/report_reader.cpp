@@ -1,0 +1,463 @@
+// The shapes read here, each as the tool prints it:
+// - nvidia-smi's banner "| NVIDIA-SMI 470.182.03   Driver Version: 470.182.03   CUDA Version: 11.4 |",
+//   its GPU rows "|   0  NVIDIA GeForce RTX 3090   Off  | 00000000:01:00.0 ...", `nvidia-smi -L`
+//   "GPU 0: Tesla K80 (UUID: GPU-...)", and `nvidia-smi -q` "Driver Version : 535.104.05";
+// - torch/utils/collect_env.py's "PyTorch version:", "CUDA used to build PyTorch:", "Is CUDA
+//   available:", "Nvidia driver version:", "GPU models and configuration:" lines and its
+//   "[pip3] torch==..." / "[conda] pytorch ..." package list;
+// - /proc/driver/nvidia/version "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05 ...";
+// - pip list / pip freeze / wheel names ("torch 2.1.0+cu121", "torch==2.1.0+cpu",
+//   "torch-2.0.1+cu117-cp310-..."), conda list ("pytorch 2.1.0 py3.10_cuda11.8_cudnn8.7.0_0",
+//   "cpuonly"), and PyTorch's index URLs (".../whl/cu118", ".../whl/cpu");
+// - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
+//   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
+#include <probe/text/report_reader.hpp>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include <data/tsv.hpp>
+#include <util/text.hpp>
+
+namespace gpudoctor::probe::text {
+namespace {
+
+constexpr std::size_t k_max_line = 16 * 1024;  // past this a line is no tool's output we read
+constexpr std::size_t k_max_gpus = 64;
+
+struct Patterns {
+  RE2 driver_version{R"((?i)driver version\s*[:=]?\s*(\d{3}\.\d+(?:\.\d+)?))"};
+  // torch's own warning: "The NVIDIA driver on your system is too old (found version 10010)".
+  RE2 found_version{R"(driver on your system is too old \(found version (\d{4,6})\))"};
+  RE2 cuda_version{R"(CUDA Version\s*:\s*(\d+)\.(\d+))"};
+  RE2 kernel_module{R"(Kernel Module(?:\s+for\s+\S+)?\s+(\d{2,3}\.\d+(?:\.\d+)?))"};
+  RE2 smi_row{R"(^\|\s*(\d+)\s+(.+?)\s+(?:On|Off)\s+\|)"};
+  // The row under a GPU's row: fan, temperature, perf state, power, "12799MiB / 16280MiB", utilisation.
+  RE2 smi_memory{R"(^\|\s*(?:\d+%|N/A)\s+(?:\d+C|N/A)\s.*?\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|)"};
+  // The GPU row's last column: "Volatile Uncorr. ECC" (a count, "N/A" or "Off").
+  RE2 smi_ecc{R"(\|\s*(\d+)\s*\|\s*$)"};
+  // A process row: "|    0   N/A  N/A     12345      C   python                       11019MiB |".
+  RE2 smi_process{R"(^\|\s*(\d+)\s+(?:\S+\s+\S+\s+)?(\d+)\s+(?:C|G|C\+G|M|M\+C)\s+(\S.*?)\s+(\d+)MiB\s*\|)"};
+  RE2 gpu_line{R"(^GPU \d+:\s*(.+?)\s*(?:\(UUID:.*)?$)"};
+  RE2 collect_gpu{R"(^GPU models and configuration:\s*(?:GPU \d+:\s*)?(.+?)\s*$)"};
+  RE2 torch_version{R"(^PyTorch version:\s*(\S+))"};
+  RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
+  RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
+  RE2 torch_package{
+      R"((?:^|[\s'"\[(=])torch(?:==|\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
+  RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
+  RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
+  RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
+  RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
+  RE2 repl_input{
+      R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
+  RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
+};
+
+const Patterns& patterns() {
+  static const Patterns p;
+  return p;
+}
+
+// "cu121" -> "12.1", "cu92" -> "9.2".
+std::string cuda_from_tag(std::string_view tag) {
+  if (!tag.starts_with("cu") || tag.size() < 4) return {};
+  auto digits = tag.substr(2);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return {};
+  auto minor = digits.substr(digits.size() - 1);
+  auto major = digits.substr(0, digits.size() - 1);
+  return fmt::format("{}.{}", major, minor);
+}
+
+// "10.0.130" -> "10.0" (torch.version.cuda of old builds carries the patch level).
+std::string major_minor(std::string_view v) {
+  auto parts = util::split(v, '.');
+  if (parts.size() < 2) return std::string(v);
+  return fmt::format("{}.{}", parts[0], parts[1]);
+}
+
+}  // namespace
+
+std::string clean_line(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {  // CSI ... final byte
+      std::size_t j = i + 2;
+      while (j < line.size() && !(line[j] >= 0x40 && line[j] <= 0x7e)) ++j;
+      i = j;
+      continue;
+    }
+    if (c == '\r') continue;
+    if (c == '&') {
+      static constexpr std::pair<std::string_view, char> k_entities[] = {
+          {"&gt;", '>'}, {"&lt;", '<'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''}, {"&#x27;", '\''}};
+      bool replaced = false;
+      for (auto [name, ch] : k_entities) {
+        if (line.substr(i).starts_with(name)) {
+          out += ch;
+          i += name.size() - 1;
+          replaced = true;
+          break;
+        }
+      }
+      if (replaced) continue;
+    }
+    out += c;
+  }
+  // Markdown quote markers of a reply ("> > text"), and the indentation of a fence.
+  std::string_view v = out;
+  while (true) {
+    auto t = util::trim(v);
+    if (t.starts_with(">") && !t.starts_with(">>>")) {
+      v = t.substr(1);
+      continue;
+    }
+    v = t;
+    break;
+  }
+  return std::string(v);
+}
+
+void ReportReader::note(std::size_t line, std::string what) {
+  if (m_readings.size() < 200) m_readings.push_back({line, util::printable(what)});
+}
+
+void ReportReader::set_torch(std::string_view version, std::size_t line, std::string_view how) {
+  std::string v(version);
+  // A version with its local tag ("+cu121") says more than one without; keep the first tagged one.
+  if (m_torch_version && m_torch_version->find('+') != std::string::npos) return;
+  if (m_torch_version && v.find('+') == std::string::npos) return;
+  m_torch_version = v;
+  auto plus = v.find('+');
+  if (plus != std::string::npos) {
+    auto tag = std::string_view(v).substr(plus + 1);
+    if (tag == "cpu") m_torch_cuda = "";
+    else if (auto cuda = cuda_from_tag(tag); !cuda.empty()) m_torch_cuda = cuda;
+  }
+  note(line, fmt::format("{}: torch {}", how, v));
+}
+
+void ReportReader::add_gpu(std::string name, std::size_t line, std::string_view how) {
+  name = std::string(util::trim(name));
+  if (name.empty() || m_gpus.size() >= k_max_gpus) return;
+  if (std::find(m_gpus.begin(), m_gpus.end(), name) == m_gpus.end()) {
+    m_gpus.push_back(name);
+    note(line, fmt::format("{}: GPU {}", how, name));
+  }
+}
+
+namespace {
+
+// Every shape read here holds one of these words, or starts a line (after blanks) with a table
+// border, a quote, a REPL prompt, print( or one of collect_env's and nvidia-smi -L's line heads. A
+// training log of 100 MB has a few such lines, so the search must cost little more than reading
+// the bytes. Each word is at least k_min_word bytes long, so it holds a byte pair at one of any
+// k_min_word - 1 consecutive offsets: looking up every (k_min_word - 1)th pair in a 64 Ki-entry
+// table of the words' pairs finds every occurrence, confirmed by one comparison.
+constexpr std::string_view k_keywords[] = {"ersion", "torch", "Module", "cpuonly", "whl/"};
+constexpr std::size_t k_min_word = 4;
+
+struct PairTable {
+  std::array<std::uint8_t, 65536> words{};  // bit i: k_keywords[i] holds this pair
+  PairTable() {
+    for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
+      auto w = k_keywords[i];
+      for (std::size_t k = 0; k + 1 < w.size(); ++k) {
+        words[pair(reinterpret_cast<const unsigned char*>(w.data()) + k)] |= static_cast<std::uint8_t>(1u << i);
+      }
+    }
+  }
+  static std::uint16_t pair(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
+};
+
+bool starts_like_a_report(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  auto rest = line.substr(i);
+  if (rest.empty()) return false;
+  switch (rest[0]) {  // the heads' first bytes, before any comparison
+    case '|': case '>': case '&': case 'p': case 'I': case 'O': case 'G': break;
+    default: return false;
+  }
+  for (std::string_view head : {"|", ">", "&gt;", "print(", "In [", "Out[", "GPU ", "Is CUDA"}) {
+    if (rest.starts_with(head)) return true;
+  }
+  return false;
+}
+
+// Whether `line` may hold a report: see above.
+bool may_hold_a_report(std::string_view line) {
+  static const PairTable table;
+  if (starts_like_a_report(line)) return true;
+  const auto* b = reinterpret_cast<const unsigned char*>(line.data());
+  for (std::size_t i = 0; i + 1 < line.size(); i += k_min_word - 1) {
+    auto mask = table.words[PairTable::pair(b + i)];
+    for (std::size_t w = 0; mask != 0; ++w, mask >>= 1) {
+      if ((mask & 1) == 0) continue;
+      auto word = k_keywords[w];
+      // The pair may stand at any offset of the word: try each start that puts it there.
+      for (std::size_t k = 0; k + 1 < word.size(); ++k) {
+        if (i >= k && line.substr(i - k).starts_with(word)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+// "torch" followed by "==", blanks or '-' and a digit: a package line, not a path like
+// ".../torch/utils/data/dataloader.py" (which every DataLoader warning carries).
+bool torch_then_version(std::string_view line) {
+  for (auto at = line.find("torch"); at != std::string_view::npos; at = line.find("torch", at + 1)) {
+    auto rest = line.substr(at + 5);
+    std::size_t i = 0;
+    while (i < rest.size() && i < 40 && (rest[i] == '=' || rest[i] == ' ' || rest[i] == '-' || rest[i] == '\t' || rest[i] == 'v')) ++i;
+    if (i > 0 && i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::size_t ReportReader::feed_lines(std::string_view block, std::size_t first_number) {
+  std::size_t number = first_number;
+  std::size_t pos = 0;
+  while (pos < block.size()) {
+    auto end = block.find('\n', pos);
+    if (end == std::string_view::npos) end = block.size();
+    auto line = block.substr(pos, end - pos);
+    if (m_pending_repl != 0 || may_hold_a_report(line)) feed_line(line, number);
+    ++number;
+    pos = end + 1;
+  }
+  return number - first_number;
+}
+
+void ReportReader::feed_line(std::string_view raw, std::size_t number) {
+  if (raw.size() > k_max_line) return;
+  const auto& p = patterns();
+  std::string line = clean_line(raw);
+  re2::StringPiece in(line);
+  std::string a, b;
+
+  if (m_pending_repl != 0 && !line.empty() && !line.starts_with(">>>") && !line.starts_with("In [")) {
+    int which = m_pending_repl;
+    m_pending_repl = 0;
+    if (RE2::FullMatch(in, p.quoted, &a)) {
+      if (which == 1 && !a.empty() && std::isdigit(static_cast<unsigned char>(a[0]))) set_torch(a, number, "REPL torch.__version__");
+      if (which == 2) {
+        m_torch_cuda = a == "None" ? "" : major_minor(a);
+        note(number, fmt::format("REPL: torch.version.cuda = {}", a));
+      }
+      if (which == 3 && (a == "True" || a == "False")) {
+        m_cuda_available = a == "True";
+        note(number, "REPL: torch.cuda.is_available() = " + a);
+      }
+    }
+  } else if (m_pending_repl == 2 && (line.starts_with(">>>") || line.starts_with("In ["))) {
+    // `>>> torch.version.cuda` answered by nothing: the REPL prints nothing for None.
+    m_pending_repl = 0;
+    m_torch_cuda = "";
+    note(number, "REPL: torch.version.cuda printed nothing (None)");
+  }
+  auto contains = [&](std::string_view w) { return line.find(w) != std::string::npos; };
+  const bool version = contains("ersion"), torch = contains("torch"), gpu = contains("GPU");
+  const bool repl = line.starts_with(">>>") || line.starts_with("In [") || line.starts_with("print(");
+  if (repl && RE2::PartialMatch(in, p.repl_input, &a)) {
+    m_pending_repl = a == "torch.__version__" ? 1 : a == "torch.version.cuda" ? 2 : 3;
+    return;
+  }
+
+  if (!m_windows && (contains("Microsoft Windows") || contains("win_amd64") || contains("Windows 10") ||
+                     contains("Windows 11") || RE2::PartialMatch(in, p.windows_path))) {
+    m_windows = true;
+    note(number, "the machine runs Windows");
+  }
+  if (contains("conda")) m_conda = true;
+  if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
+    m_driver_version = a;
+    note(number, "driver version " + a);
+  }
+  if (!m_driver_version && contains("Kernel Module") && RE2::PartialMatch(in, p.kernel_module, &a)) {
+    m_driver_version = a;
+    note(number, "/proc/driver/nvidia/version: kernel module " + a);
+  }
+  if (version && !m_driver_cuda && RE2::PartialMatch(in, p.found_version, &a)) {
+    if (auto v = util::parse_int(a); v && *v >= 6000 && *v < 100000) {
+      m_driver_cuda = static_cast<int>(*v);
+      note(number, fmt::format("torch: the driver supports CUDA {}.{} (found version {})", *v / 1000, *v % 1000 / 10, a));
+    }
+  }
+  if (version && !m_driver_cuda && RE2::PartialMatch(in, p.cuda_version, &a, &b)) {
+    auto major = util::parse_int(a), minor = util::parse_int(b);
+    if (major && minor && *major >= 6 && *major < 100 && *minor < 10) {
+      m_driver_cuda = static_cast<int>(*major * 1000 + *minor * 10);
+      note(number, fmt::format("nvidia-smi: the driver supports CUDA {}.{}", a, b));
+    }
+  }
+  if (line.starts_with("|") && contains("Processes:")) {
+    m_process_table = true;
+    note(number, "nvidia-smi: the process table");
+  } else if (m_process_table && contains("No running processes found")) {
+    note(number, "nvidia-smi: no running processes");
+  } else if (m_process_table && line.starts_with("|") && contains("MiB") && RE2::PartialMatch(in, p.smi_process, &a, &b)) {
+    std::string name, mib;
+    RE2::PartialMatch(in, p.smi_process, &a, &b, &name, &mib);
+    auto index = util::parse_uint(a), pid = util::parse_uint(b), used = util::parse_uint(mib);
+    if (index && pid && used && *pid <= 0xffffffffu && *used < (1ull << 40) && m_processes.size() < 256) {
+      m_processes.push_back({static_cast<std::size_t>(*index), static_cast<std::uint32_t>(*pid), name, *used << 20});
+      note(number, fmt::format("nvidia-smi: GPU {} process {} ({}) uses {} MiB", a, b, name, mib));
+    }
+  } else if (line.starts_with("|") && !m_process_table && RE2::PartialMatch(in, p.smi_row, &a, &b)) {
+    if (!m_gpus_from_table) m_gpus.clear();
+    m_gpus_from_table = true;
+    add_gpu(b, number, "nvidia-smi");
+    if (RE2::PartialMatch(in, p.smi_ecc, &a) && !m_gpus.empty()) {
+      if (auto ecc = util::parse_uint(a); ecc && *ecc > 0 && m_gpus_from_table) {
+        m_ecc[m_gpus.size() - 1] = *ecc;
+        note(number, fmt::format("nvidia-smi: {} uncorrectable ECC errors", *ecc));
+      }
+    }
+  } else if (line.starts_with("|") && m_gpus_from_table && RE2::PartialMatch(in, p.smi_memory, &a, &b)) {
+    auto used = util::parse_uint(a), total = util::parse_uint(b);
+    if (used && total && *used < (1ull << 40) && *total < (1ull << 40) && !m_gpus.empty() && !m_memory.contains(m_gpus.size() - 1)) {
+      m_memory[m_gpus.size() - 1] = {*used << 20, *total << 20};
+      note(number, fmt::format("nvidia-smi: {} MiB of {} MiB in use", a, b));
+    }
+  } else if (gpu && !m_gpus_from_table && RE2::FullMatch(in, p.gpu_line, &a)) {
+    add_gpu(a, number, "GPU list");
+  } else if (gpu && !m_gpus_from_table && RE2::FullMatch(in, p.collect_gpu, &a) && a != "No CUDA" && a != "Could not collect") {
+    add_gpu(a, number, "collect_env");
+  }
+
+  if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") set_torch(a, number, "collect_env");
+  if (torch && contains("CUDA used to build") && RE2::PartialMatch(in, p.torch_cuda, &a)) {
+    m_torch_cuda = a == "None" ? "" : major_minor(a);
+    note(number, "collect_env: CUDA used to build PyTorch: " + a);
+  }
+  if (contains("available") && RE2::PartialMatch(in, p.cuda_available, &a)) {
+    m_cuda_available = a == "True" || a == "Yes";
+    note(number, "collect_env: Is CUDA available: " + a);
+  }
+  if (torch && torch_then_version(line) && RE2::PartialMatch(in, p.torch_package, &a)) set_torch(a, number, "package list");
+  if (contains("pytorch ") && RE2::PartialMatch(in, p.conda_pytorch, &a, &b)) {
+    std::string build = b;
+    if (!m_torch_version) m_torch_version = a;
+    std::string cuda;
+    if (auto at = build.find("cuda"); at != std::string::npos) {
+      auto rest = build.substr(at + 4);
+      auto end = rest.find_first_not_of("0123456789.");
+      cuda = rest.substr(0, end);
+      if (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
+    }
+    if (!cuda.empty()) m_torch_cuda = cuda;
+    else if (build.find("cpu") != std::string::npos) m_torch_cuda = "";
+    note(number, fmt::format("conda list: pytorch {} {}", a, build));
+  }
+  if (contains("cpuonly") && RE2::PartialMatch(in, p.conda_cpuonly)) {
+    m_conda_cpuonly = true;
+    note(number, "conda list: the cpuonly package");
+  }
+  if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
+    if (a == "cpu") m_torch_cuda = "";
+    else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
+    note(number, "PyTorch index URL for " + a);
+  }
+}
+
+// A torch version without a local tag ("1.7.1") as PyPI ships it: the CUDA of the default wheel of
+// that release series ("" for a CPU-only wheel), on Linux or Windows as the text says; nullopt when
+// the table has no row, the text came from conda (its builds are named otherwise), or Windows had no
+// wheel then.
+std::optional<std::string> ReportReader::pypi_default(const std::string& version) const {
+  if (version.empty() || version.find('+') != std::string::npos || m_conda) return std::nullopt;
+  auto parts = util::split(version, '.');
+  if (parts.size() < 2) return std::nullopt;
+  auto series = fmt::format("{}.{}", parts[0], parts[1]);
+  const auto& t = data::table("torch_pypi_default.tsv");
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    if (t.at(r, "torch") != series) continue;
+    const auto& v = t.at(r, m_windows ? "windows" : "linux");
+    if (v == "cpu") return std::string();
+    if (v.starts_with("cuda:")) return v.substr(5);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+facts::Facts ReportReader::facts() const {
+  facts::Facts f;
+  f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
+  auto& nvml = f.driver.nvml;
+  if (m_driver_version) nvml.driver_version = *m_driver_version;
+  if (m_driver_cuda) nvml.cuda_driver_version = *m_driver_cuda;
+  for (std::size_t i = 0; i < m_gpus.size(); ++i) {
+    facts::NvmlDevice d;
+    d.index = static_cast<int>(i);
+    d.name = m_gpus[i];
+    nvml.devices.push_back(std::move(d));
+  }
+  if (!m_gpus.empty() && m_gpus_from_table) nvml.device_count = static_cast<int>(m_gpus.size());
+  for (std::size_t i = 0; i < nvml.devices.size(); ++i) {
+    auto& d = nvml.devices[i];
+    if (auto it = m_memory.find(i); it != m_memory.end()) {
+      d.memory_used = it->second.first;
+      d.memory_total = it->second.second;
+    }
+    if (auto it = m_ecc.find(i); it != m_ecc.end()) d.ecc_uncorrectable_volatile = it->second;
+    // A process table that was shown lists every process nvidia-smi could see: none is a fact.
+    if (m_process_table && m_gpus_from_table) {
+      std::vector<facts::GpuProcess> procs;
+      for (const auto& p : m_processes) {
+        if (p.gpu != i) continue;
+        facts::GpuProcess g;
+        g.pid = p.pid;
+        g.used_memory = p.bytes;
+        g.command = p.name;
+        procs.push_back(std::move(g));
+      }
+      d.processes = std::move(procs);
+    }
+  }
+
+  bool cpu = m_conda_cpuonly || (m_torch_cuda && m_torch_cuda->empty());
+  if (m_torch_version || m_torch_cuda || m_conda_cpuonly) {
+    facts::PythonEnvironment env;
+    env.label = "the Python environment the text describes";
+    env.sys_path = facts::Known<std::vector<std::string>>::unknown("not in the text");
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::torch;
+    b.version = m_torch_version.value_or("");
+    if (b.version.find("+rocm") != std::string::npos) {
+      b.kind = facts::BuildKind::rocm;
+    } else if (cpu) {
+      b.kind = facts::BuildKind::cpu;
+    } else if (m_torch_cuda) {
+      b.kind = facts::BuildKind::cuda;
+      b.cuda_version = *m_torch_cuda;
+    } else if (auto d = pypi_default(b.version)) {
+      b.kind = d->empty() ? facts::BuildKind::cpu : facts::BuildKind::cuda;
+      b.cuda_version = *d;
+      b.evidence.push_back(fmt::format("torch {} has no local version tag: the PyPI wheel for {} is {} (data/torch_pypi_default.tsv)",
+                                       b.version, m_windows ? "Windows" : "Linux",
+                                       d->empty() ? "a CPU-only build" : "built for CUDA " + *d));
+      b.installer = "pip";
+    }
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    for (const auto& r : m_readings) {
+      if (util::contains(r.what, "torch") || util::contains(r.what, "pytorch") || util::contains(r.what, "cpuonly")) {
+        b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
+      }
+    }
+    env.builds.push_back(std::move(b));
+    f.framework.environments = std::vector<facts::PythonEnvironment>{std::move(env)};
+  }
+  return f;
+}
+
+}  // namespace gpudoctor::probe::text

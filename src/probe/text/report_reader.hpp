@@ -1,0 +1,79 @@
+// Report readers: probes over a text source. People describe a machine by pasting what tools
+// printed on it (nvidia-smi, python -m torch.utils.collect_env, pip list, conda list,
+// /proc/driver/nvidia/version, torch.__version__ in a REPL) into an issue.
+// ReportReader reads those dumps, wherever they stand in a text and however the issue page
+// wrapped them (Markdown quotes, code fences, table pipes, HTML entities, ANSI colours), into the
+// same facts::Facts the live probes fill. Every field the text did not show keeps its default
+// "not probed" unknown; the checks then judge a described machine exactly as a probed one.
+//
+// Lines are fed one at a time, so a 1 GB log costs the longest line, not the log. Thread-safety:
+// one reader per thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <facts/facts.hpp>
+
+namespace gpudoctor::probe::text {
+
+// One fact read from the text, with where it was read: "line 12: nvidia-smi: driver 470.182.03".
+struct Reading {
+  std::size_t line = 0;
+  std::string what;
+};
+
+class ReportReader {
+ public:
+  // `line` without its '\n'; `number` counts from 1.
+  void feed_line(std::string_view line, std::size_t number);
+  // Whole lines ("a\nb\n"; the last may lack its '\n'), the first numbered `first_number`: only
+  // the lines that may hold a report are read (one prefilter pass over the block), so a training
+  // log costs little more than reading it. Returns the number of lines in `block`.
+  std::size_t feed_lines(std::string_view block, std::size_t first_number);
+
+  // The described machine. Only what the text showed is set.
+  facts::Facts facts() const;
+  const std::vector<Reading>& readings() const { return m_readings; }
+  bool any() const { return !m_readings.empty(); }
+
+ private:
+  void note(std::size_t line, std::string what);
+  void set_torch(std::string_view version, std::size_t line, std::string_view how);
+  void add_gpu(std::string name, std::size_t line, std::string_view how);
+  std::optional<std::string> pypi_default(const std::string& version) const;
+
+  std::optional<std::string> m_driver_version;
+  std::optional<int> m_driver_cuda;  // 12020
+  std::vector<std::string> m_gpus;
+  std::map<std::size_t, std::pair<std::uint64_t, std::uint64_t>> m_memory;  // GPU -> used, total bytes
+  std::map<std::size_t, std::uint64_t> m_ecc;                               // GPU -> uncorrectable errors
+  struct Process {
+    std::size_t gpu;
+    std::uint32_t pid;
+    std::string name;
+    std::uint64_t bytes;
+  };
+  std::vector<Process> m_processes;
+  bool m_process_table = false;
+  bool m_gpus_from_table = false;
+  std::optional<std::string> m_torch_version;  // "2.1.0+cu121"
+  std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
+  std::optional<bool> m_cuda_available;
+  bool m_conda_cpuonly = false;
+  bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
+  bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
+  int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
+  std::vector<Reading> m_readings;
+};
+
+// A pasted line as the tool printed it: ANSI colour codes, Markdown quote markers ("> "), and the
+// common HTML entities of issue pages (&gt; &lt; &amp; &quot; &#39;) removed.
+std::string clean_line(std::string_view line);
+
+}  // namespace gpudoctor::probe::text

@@ -1,0 +1,96 @@
+#include <probe/text/report_reader.hpp>
+
+#include <gtest/gtest.h>
+
+namespace gpudoctor::probe::text {
+namespace {
+
+facts::Facts read(std::string_view text) {
+  ReportReader r;
+  std::size_t n = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto nl = text.find('\n', start);
+    auto line = text.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+    r.feed_line(line, ++n);
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return r.facts();
+}
+
+const facts::FrameworkBuild& torch(const facts::Facts& f) {
+  static const facts::FrameworkBuild none;
+  if (!f.framework.environments || f.framework.environments->empty() || (*f.framework.environments)[0].builds.empty()) {
+    ADD_FAILURE() << "no torch build read";
+    return none;
+  }
+  return (*f.framework.environments)[0].builds[0];
+}
+
+TEST(ReportReader, NvidiaSmiBannerAndGpuRows) {
+  auto f = read(
+      "+---------------------------------------------------------------------------------------+\n"
+      "| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+      "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0  On |                  N/A |\n"
+      "|   1  Tesla K80                      Off | 00000000:02:00.0 Off |                    0 |\n");
+  EXPECT_EQ(f.driver.nvml.driver_version.value_or(""), "535.104.05");
+  EXPECT_EQ(f.driver.nvml.cuda_driver_version.value_or(0), 12020);
+  ASSERT_EQ(f.driver.nvml.devices.size(), 2u);
+  EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce RTX 3090");
+  EXPECT_EQ(f.driver.nvml.devices[1].name.value_or(""), "Tesla K80");
+  EXPECT_FALSE(f.framework.environments.known()) << "no framework in the text: unknown, not empty";
+}
+
+TEST(ReportReader, CollectEnvFields) {
+  auto f = read(
+      "PyTorch version: 2.3.1+cpu\n"
+      "Is debug build: False\n"
+      "CUDA used to build PyTorch: None\n"
+      "Is CUDA available: False\n"
+      "GPU models and configuration: GPU 0: NVIDIA GeForce GTX 1080 Ti\n"
+      "Nvidia driver version: 550.54.14\n");
+  EXPECT_EQ(torch(f).version, "2.3.1+cpu");
+  EXPECT_EQ(torch(f).kind, facts::BuildKind::cpu);
+  EXPECT_EQ(f.driver.nvml.driver_version.value_or(""), "550.54.14");
+  ASSERT_EQ(f.driver.nvml.devices.size(), 1u);
+  EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1080 Ti");
+}
+
+TEST(ReportReader, ReplTranscriptWithNoneForTheCudaVersion) {
+  auto f = read(">>> import torch\n>>> torch.__version__\n'2.0.1'\n>>> torch.version.cuda\n>>> torch.cuda.is_available()\nFalse\n");
+  EXPECT_EQ(torch(f).version, "2.0.1");
+  EXPECT_EQ(torch(f).kind, facts::BuildKind::cpu) << "torch.version.cuda printed nothing: None";
+}
+
+TEST(ReportReader, OldReplVersionsAndCondaBuildStrings) {
+  auto f = read("print(torch.__version__)\n1.2.0\n>>> print(torch.version.cuda)\n10.0.130\n");
+  EXPECT_EQ(torch(f).cuda_version, "10.0");
+  EXPECT_EQ(torch(f).kind, facts::BuildKind::cuda);
+  auto c = read("# Name      Version   Build  Channel\npytorch     2.1.0     py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n");
+  EXPECT_EQ(torch(c).cuda_version, "11.8");
+  auto cpu = read("pytorch     2.1.0     py3.10_cpu_0    pytorch\ncpuonly     2.0       0       pytorch\n");
+  EXPECT_EQ(torch(cpu).kind, facts::BuildKind::cpu);
+}
+
+TEST(ReportReader, IssuePageArtefactsAreRemoved) {
+  EXPECT_EQ(clean_line("> > \x1b[1;31mRuntimeError\x1b[0m: x &gt; y"), "RuntimeError: x > y");
+  EXPECT_EQ(clean_line(">>> torch.__version__"), ">>> torch.__version__");
+  auto f = read("&gt; torch==1.13.1+cu117\n");
+  EXPECT_EQ(torch(f).cuda_version, "11.7");
+}
+
+TEST(ReportReader, TorchsOwnWarningGivesTheDriversCuda) {
+  auto f = read("UserWarning: CUDA initialization: The NVIDIA driver on your system is too old (found version 11040).\n");
+  EXPECT_EQ(f.driver.nvml.cuda_driver_version.value_or(0), 11040);
+}
+
+TEST(ReportReader, HugeAndBinaryLinesAreIgnored) {
+  ReportReader r;
+  r.feed_line(std::string(1 << 20, 'x'), 1);
+  r.feed_line(std::string("\0\xff\xfe Driver Version: \x80", 21), 2);
+  EXPECT_FALSE(r.any());
+}
+
+}  // namespace
+}  // namespace gpudoctor::probe::text
