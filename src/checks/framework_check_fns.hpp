@@ -14,6 +14,7 @@ void torch_cuda_build_on_amd(const Facts& f, FindingSink& out);
 void torch_shadowed(const Facts& f, FindingSink& out);
 void torch_multiple_installs(const Facts& f, FindingSink& out);
 void tf_cpu_only_build(const Facts& f, FindingSink& out);
+void tf_windows_native_no_gpu(const Facts& f, FindingSink& out);
 void tf_missing_gpu_libs(const Facts& f, FindingSink& out);
 void jax_cpu_only(const Facts& f, FindingSink& out);
 void ort_cpu_package_shadows_gpu(const Facts& f, FindingSink& out);

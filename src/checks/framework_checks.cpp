@@ -47,6 +47,11 @@ const Check k_checks[] = {
       "tensorflow-cpu is installed or build_info.py says is_cuda_build = False (info without a GPU)",
       "Install `tensorflow[and-cuda]`."},
      tf_cpu_only_build},
+    {{"tf.windows_native_no_gpu", k_fw, Severity::error, "TensorFlow 2.11 or later on native Windows, which it runs on the CPU only",
+      "a described machine (explain) that runs Windows, not WSL, with TensorFlow 2.11 or later",
+      "Run TensorFlow in WSL2 (`pip install 'tensorflow[and-cuda]'` there), or stay on native Windows with "
+      "`pip install \"tensorflow<2.11\"` and CUDA 11.2 / cuDNN 8.1, or use the DirectML plugin."},
+     tf_windows_native_no_gpu},
     {{"tf.missing_gpu_libs", k_fw, Severity::error, "TensorFlow cannot load the CUDA libraries it was built for",
       "a CUDA build whose libcudart/libcublas/libcudnn sonames (from build_info.py) the loader model cannot resolve",
       "Install `tensorflow[and-cuda]` of the same version, or the CUDA and cuDNN versions in build_info.py."},

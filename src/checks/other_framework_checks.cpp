@@ -89,6 +89,26 @@ void tf_cpu_only_build(const Facts& f, FindingSink& out) {
                     "'tensorflow[and-cuda]'`.");
 }
 
+// TensorFlow's install page: "Anything above 2.10 is not supported on the GPU on Windows Native"
+// (https://www.tensorflow.org/install/pip, Windows Native). Only a described machine (explain) can be
+// native Windows: gpudoctor itself runs on Linux, where WSL counts as Linux.
+void tf_windows_native_no_gpu(const Facts& f, FindingSink& out) {
+  if (!f.meta.os_pretty_name || !f.meta.os_pretty_name->starts_with("Microsoft Windows")) return;
+  FrameworkView v(f);
+  for (const auto& env : v.environments()) {
+    for (const auto* b : FrameworkView::builds(env, Framework::tensorflow)) {
+      auto version = util::parse_version(util::split(b->version, '+').front());
+      if (!version || util::compare_versions(*version, {2, 11}) < 0) continue;
+      auto ev = b->evidence;
+      ev.push_back("the OS: " + *f.meta.os_pretty_name);
+      out.emit(fmt::format("TensorFlow {} has no GPU support on native Windows: the last release that used an NVIDIA "
+                           "GPU there was 2.10.",
+                           b->version),
+               std::move(ev));
+    }
+  }
+}
+
 void jax_cpu_only(const Facts& f, FindingSink& out) {
   FrameworkView v(f);
   auto driver = v.driver_cuda_version();

@@ -105,6 +105,20 @@ TEST_F(ExplainCommand, ToolDumpsAreReadIntoFactsAndChecked) {
   EXPECT_EQ(j.at("outcome"), "decided");
 }
 
+// Binary, NUL bytes, invalid UTF-8 and a 20 MB line without a newline: a clear answer, no crash.
+TEST_F(ExplainCommand, BinaryAndHugeLinesGetAClearAnswer) {
+  std::string junk("\0\xff\xfe\x80garbage\0\n", 13);
+  junk += std::string(20u << 20, 'x');
+  Result r = run("explain --json < " + write_file("explain_junk.bin", junk));
+  EXPECT_EQ(r.status, 3) << r.out.substr(0, 400);
+  EXPECT_EQ(nlohmann::json::parse(r.out).at("outcome"), "unrecognised");
+  std::string dump_after_junk = junk + "\nPyTorch version: 2.4.0+cpu\n";
+  Result d = run("explain --json < " + write_file("explain_junk_dump.bin", dump_after_junk));
+  auto j = nlohmann::json::parse(d.out);
+  ASSERT_FALSE(j.at("findings").empty()) << d.out.substr(0, 400);
+  EXPECT_EQ(j["findings"][0]["id"], "torch.cpu_only_build");
+}
+
 TEST_F(ExplainCommand, UnreadableFileIsAUsageError) {
   EXPECT_EQ(run("explain " + ::testing::TempDir() + "/no-such-file.log").status, 2);
   EXPECT_EQ(run("explain " + ::testing::TempDir()).status, 2) << "a directory is not a log";

@@ -30,6 +30,8 @@ SAME_CAUSE = [
     {"driver.version_mismatch", "log.nvml_version_mismatch"},
     {"torch.cpu_only_build", "log.torch_not_compiled_with_cuda"},
     {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
+    {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
+    {"toolchain.lib_unresolved", "log.cuda_library_missing"},
 ]
 
 

@@ -52,6 +52,7 @@ struct Patterns {
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
+  RE2 tf_version{R"((?i)tensorflow(?:-gpu|-cpu|_gpu|_cpu)?(?:\s+version\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
       R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
@@ -160,16 +161,19 @@ namespace {
 // the bytes. Each word is at least k_min_word bytes long, so it holds a byte pair at one of any
 // k_min_word - 1 consecutive offsets: looking up every (k_min_word - 1)th pair in a 64 Ki-entry
 // table of the words' pairs finds every occurrence, confirmed by one comparison.
-constexpr std::string_view k_keywords[] = {"ersion", "torch", "Module", "cpuonly", "whl/"};
+constexpr std::string_view k_keywords[] = {"ersion", "torch", "Module",    "cpuonly",   "whl/", "Windows",
+                                           "Win1",   "WSL2",  "WSL ",      "ensorflow", "ensorFlow", "microsoft-standard"};
 constexpr std::size_t k_min_word = 4;
+static_assert(std::size(k_keywords) <= 16);
 
 struct PairTable {
-  std::array<std::uint8_t, 65536> words{};  // bit i: k_keywords[i] holds this pair
+  std::array<std::uint16_t, 65536> words{};  // bit i: k_keywords[i] holds this pair
   PairTable() {
     for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
       auto w = k_keywords[i];
-      for (std::size_t k = 0; k + 1 < w.size(); ++k) {
-        words[pair(reinterpret_cast<const unsigned char*>(w.data()) + k)] |= static_cast<std::uint8_t>(1u << i);
+      // A sampled pair lands on one of the word's first k_min_word - 1 pairs: only those are needed.
+      for (std::size_t k = 0; k + 1 < w.size() && k + 1 < k_min_word; ++k) {
+        words[pair(reinterpret_cast<const unsigned char*>(w.data()) + k)] |= static_cast<std::uint16_t>(1u << i);
       }
     }
   }
@@ -201,9 +205,9 @@ bool may_hold_a_report(std::string_view line) {
     for (std::size_t w = 0; mask != 0; ++w, mask >>= 1) {
       if ((mask & 1) == 0) continue;
       auto word = k_keywords[w];
-      // The pair may stand at any offset of the word: try each start that puts it there.
-      for (std::size_t k = 0; k + 1 < word.size(); ++k) {
-        if (i >= k && line.substr(i - k).starts_with(word)) return true;
+      // The pair stands at one of the word's first offsets: try each start that puts it there.
+      for (std::size_t k = 0; k + 1 < word.size() && k + 1 < k_min_word; ++k) {
+        if (i >= k && word[k] == line[i] && word[k + 1] == line[i + 1] && line.substr(i - k).starts_with(word)) return true;
       }
     }
   }
@@ -274,11 +278,13 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   }
 
   if (!m_windows && (contains("Microsoft Windows") || contains("win_amd64") || contains("Windows 10") ||
-                     contains("Windows 11") || RE2::PartialMatch(in, p.windows_path))) {
+                     contains("Windows 11") || contains("Win10") || contains("Win11") ||
+                     RE2::PartialMatch(in, p.windows_path))) {
     m_windows = true;
     note(number, "the machine runs Windows");
   }
   if (contains("conda")) m_conda = true;
+  if (contains("WSL2") || contains("WSL ") || contains("microsoft-standard")) m_wsl = true;
   if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
@@ -363,6 +369,10 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_conda_cpuonly = true;
     note(number, "conda list: the cpuonly package");
   }
+  if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &a)) {
+    m_tf_version = a;
+    note(number, "TensorFlow " + a);
+  }
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
@@ -382,7 +392,7 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
   const auto& t = data::table("torch_pypi_default.tsv");
   for (std::size_t r = 0; r < t.size(); ++r) {
     if (t.at(r, "torch") != series) continue;
-    const auto& v = t.at(r, m_windows ? "windows" : "linux");
+    const auto& v = t.at(r, m_windows && !m_wsl ? "windows" : "linux");
     if (v == "cpu") return std::string();
     if (v.starts_with("cuda:")) return v.substr(5);
     return std::nullopt;
@@ -393,6 +403,8 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
+  // WSL runs Linux on Windows: a post about WSL is not about native Windows.
+  if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
   auto& nvml = f.driver.nvml;
   if (m_driver_version) nvml.driver_version = *m_driver_version;
   if (m_driver_cuda) nvml.cuda_driver_version = *m_driver_cuda;
@@ -426,8 +438,20 @@ facts::Facts ReportReader::facts() const {
   }
 
   bool cpu = m_conda_cpuonly || (m_torch_cuda && m_torch_cuda->empty());
+  facts::PythonEnvironment env;
+  env.label = "the Python environment the text describes";
+  env.sys_path = facts::Known<std::vector<std::string>>::unknown("not in the text");
+  if (m_tf_version) {
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::tensorflow;
+    b.version = *m_tf_version;
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    for (const auto& r : m_readings) {
+      if (util::contains(r.what, "TensorFlow")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
+    }
+    env.builds.push_back(std::move(b));
+  }
   if (m_torch_version || m_torch_cuda || m_conda_cpuonly) {
-    facts::PythonEnvironment env;
     env.label = "the Python environment the text describes";
     env.sys_path = facts::Known<std::vector<std::string>>::unknown("not in the text");
     facts::FrameworkBuild b;
@@ -444,7 +468,7 @@ facts::Facts ReportReader::facts() const {
       b.kind = d->empty() ? facts::BuildKind::cpu : facts::BuildKind::cuda;
       b.cuda_version = *d;
       b.evidence.push_back(fmt::format("torch {} has no local version tag: the PyPI wheel for {} is {} (data/torch_pypi_default.tsv)",
-                                       b.version, m_windows ? "Windows" : "Linux",
+                                       b.version, m_windows && !m_wsl ? "Windows" : "Linux",
                                        d->empty() ? "a CPU-only build" : "built for CUDA " + *d));
       b.installer = "pip";
     }
@@ -455,8 +479,8 @@ facts::Facts ReportReader::facts() const {
       }
     }
     env.builds.push_back(std::move(b));
-    f.framework.environments = std::vector<facts::PythonEnvironment>{std::move(env)};
   }
+  if (!env.builds.empty()) f.framework.environments = std::vector<facts::PythonEnvironment>{std::move(env)};
   return f;
 }
 

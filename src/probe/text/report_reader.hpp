@@ -22,6 +22,9 @@
 
 namespace gpudoctor::probe::text {
 
+// MetaFacts::os_pretty_name of a machine the text shows to run Windows (not WSL).
+inline constexpr std::string_view k_windows_os_name = "Microsoft Windows (as the text shows)";
+
 // One fact read from the text, with where it was read: "line 12: nvidia-smi: driver 470.182.03".
 struct Reading {
   std::size_t line = 0;
@@ -65,8 +68,10 @@ class ReportReader {
   std::optional<std::string> m_torch_version;  // "2.1.0+cu121"
   std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
   std::optional<bool> m_cuda_available;
+  std::optional<std::string> m_tf_version;
   bool m_conda_cpuonly = false;
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
+  bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
   std::vector<Reading> m_readings;
