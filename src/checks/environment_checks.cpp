@@ -146,8 +146,25 @@ void check_pcie_width(const Facts& f, FindingSink& out) {
   }
 }
 
+// `docker run` and `podman run` pass a GPU only when asked: --gpus (Docker 19.03+ with the NVIDIA
+// container toolkit), --runtime=nvidia with NVIDIA_VISIBLE_DEVICES (nvidia-docker2), a CDI device
+// (nvidia.com/gpu=...), or the nvidia-docker wrapper.
+bool requests_gpu(std::string_view command) {
+  for (std::string_view flag : {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "NVIDIA_VISIBLE_DEVICES",
+                                "nvidia-docker", "/dev/nvidia"}) {
+    if (command.find(flag) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 void check_container_no_gpu(const Facts& f, FindingSink& out) {
   const auto& e = f.environment;
+  if (e.container.launch_command && !requests_gpu(*e.container.launch_command)) {
+    out.emit("The container was started without the GPU: its run command asks for none, so no GPU, no driver library "
+             "and no nvidia-smi is passed in.",
+             {"started with: " + *e.container.launch_command, "no --gpus, --runtime=nvidia or CDI device in it"});
+    return;
+  }
   EnvironmentView v(e);
   if (!e.container.in_container || !v.nodes_known()) return;
   if (v.any_nvidia_node() || v.has_driver_libraries()) return;
@@ -543,7 +560,7 @@ const Check k_checks[] = {
      check_pcie_width},
     {{"container.no_gpu", Layer::environment, Severity::error, "Container started without the GPU",
       "inside a container, no /dev/nvidia* and no driver libraries, while the host GPU is visible in /sys or "
-      "NVIDIA_VISIBLE_DEVICES asks for one",
+      "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command shown asks for no GPU",
       k_container_fix},
      check_container_no_gpu},
     {{"container.visible_devices_void", Layer::environment, Severity::error,

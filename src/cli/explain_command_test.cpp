@@ -105,6 +105,21 @@ TEST_F(ExplainCommand, ToolDumpsAreReadIntoFactsAndChecked) {
   EXPECT_EQ(j.at("outcome"), "decided");
 }
 
+TEST_F(ExplainCommand, VersionReasoningOnNativeWindowsAndAContainerWithoutGpus) {
+  Result tf = run("explain --json < " + write_file("explain_tf_win.md",
+                                                   "TF does not see my GPU\nOS Platform and Distribution: Windows 11\n"
+                                                   "Tensorflow Version: 2.12.0\n>>> tf.config.list_physical_devices('GPU')\n[]\n"));
+  auto j = nlohmann::json::parse(tf.out);
+  ASSERT_FALSE(j.at("findings").empty()) << tf.out;
+  EXPECT_EQ(j["findings"][0]["id"], "tf.windows_native_no_gpu");
+  Result docker = run("explain --json < " + write_file("explain_docker.md",
+                                                       "$ docker run -it pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime bash\n"
+                                                       "root@c0ffee:/# nvidia-smi\nbash: nvidia-smi: command not found\n"));
+  auto d = nlohmann::json::parse(docker.out);
+  ASSERT_FALSE(d.at("findings").empty()) << docker.out;
+  EXPECT_EQ(d["findings"][0]["id"], "container.no_gpu");
+}
+
 // Binary, NUL bytes, invalid UTF-8 and a 20 MB line without a newline: a clear answer, no crash.
 TEST_F(ExplainCommand, BinaryAndHugeLinesGetAClearAnswer) {
   std::string junk("\0\xff\xfe\x80garbage\0\n", 13);

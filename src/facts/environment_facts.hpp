@@ -108,6 +108,9 @@ struct ContainerFacts {
   bool kubernetes = false;    // KUBERNETES_SERVICE_HOST or a kubepods cgroup
   std::string cgroup_hint;    // "docker", "kubepods", "containerd", "libpod", "lxc", or ""
   Known<std::string> root_fs_type;  // from /proc/self/mountinfo: "overlay", "ext4", ...
+  // The command that started the container ("docker run -it image sh"), when a described machine's
+  // text shows it; a live container cannot see it (unknown).
+  Known<std::string> launch_command = Known<std::string>::unknown("not probed");
   std::string runtime;        // best guess: docker, podman, kubernetes, containerd, lxc, ""
   bool in_container = false;
   bool operator==(const ContainerFacts&) const = default;

@@ -31,6 +31,8 @@ SAME_CAUSE = [
     {"torch.cpu_only_build", "log.torch_not_compiled_with_cuda"},
     {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
     {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
+    # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.
+    {"driver.module_not_loaded", "log.no_nvidia_driver"},
     {"toolchain.lib_unresolved", "log.cuda_library_missing"},
 ]
 

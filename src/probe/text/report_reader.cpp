@@ -53,6 +53,7 @@ struct Patterns {
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
   RE2 tf_version{R"((?i)tensorflow(?:-gpu|-cpu|_gpu|_cpu)?(?:\s+version\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
+  RE2 container_run{R"((?:^|[\s`$(])((?:sudo\s+)?(?:nvidia-docker|docker|podman)\s+run\s.*?)\s*`?$)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
       R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
@@ -161,8 +162,8 @@ namespace {
 // the bytes. Each word is at least k_min_word bytes long, so it holds a byte pair at one of any
 // k_min_word - 1 consecutive offsets: looking up every (k_min_word - 1)th pair in a 64 Ki-entry
 // table of the words' pairs finds every occurrence, confirmed by one comparison.
-constexpr std::string_view k_keywords[] = {"ersion", "torch", "Module",    "cpuonly",   "whl/", "Windows",
-                                           "Win1",   "WSL2",  "WSL ",      "ensorflow", "ensorFlow", "microsoft-standard"};
+constexpr std::string_view k_keywords[] = {"ersion",    "torch",     "Module", "cpuonly", "whl/",   "Windows", "Win1", "WSL2",
+                                           "WSL ",      "ensorflow", "ensorFlow", "microsoft-standard", "docker", "podman"};
 constexpr std::size_t k_min_word = 4;
 static_assert(std::size(k_keywords) <= 16);
 
@@ -373,6 +374,14 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_tf_version = a;
     note(number, "TensorFlow " + a);
   }
+  if (contains(" run ") && (contains("docker") || contains("podman")) && RE2::PartialMatch(in, p.container_run, &a)) {
+    // A command that asks for the GPU wins over one that does not (a post often shows both).
+    bool gpu_flag = a.find("--gpus") != std::string::npos || a.find("nvidia") != std::string::npos;
+    if (!m_container_run || gpu_flag) {
+      m_container_run = a.substr(0, 300);
+      note(number, "container started with: " + *m_container_run);
+    }
+  }
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
@@ -403,6 +412,11 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
+  if (m_container_run) {
+    f.environment.container.launch_command = *m_container_run;
+    f.environment.container.in_container = true;
+    f.environment.container.runtime = m_container_run->find("podman") != std::string::npos ? "podman" : "docker";
+  }
   // WSL runs Linux on Windows: a post about WSL is not about native Windows.
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
   auto& nvml = f.driver.nvml;

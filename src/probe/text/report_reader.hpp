@@ -69,6 +69,7 @@ class ReportReader {
   std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
   std::optional<bool> m_cuda_available;
   std::optional<std::string> m_tf_version;
+  std::optional<std::string> m_container_run;  // "docker run -it image sh"
   bool m_conda_cpuonly = false;
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names

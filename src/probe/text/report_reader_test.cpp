@@ -85,6 +85,28 @@ TEST(ReportReader, TorchsOwnWarningGivesTheDriversCuda) {
   EXPECT_EQ(f.driver.nvml.cuda_driver_version.value_or(0), 11040);
 }
 
+TEST(ReportReader, ContainerRunCommandsAndWindows) {
+  auto f = read("I start it with `sudo docker run -it --rm myimage:gpu python train.py`\n");
+  EXPECT_EQ(f.environment.container.launch_command.value_or(""), "sudo docker run -it --rm myimage:gpu python train.py");
+  EXPECT_TRUE(f.environment.container.in_container);
+  auto both = read("docker run -it img sh\ndocker run --gpus all img nvidia-smi\n");
+  EXPECT_EQ(both.environment.container.launch_command.value_or(""), "docker run --gpus all img nvidia-smi");
+  auto win = read("OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n");
+  EXPECT_EQ(win.meta.os_pretty_name.value_or(""), std::string(k_windows_os_name));
+  ASSERT_TRUE(win.framework.environments.known());
+  EXPECT_EQ((*win.framework.environments)[0].builds[0].version, "2.12.0");
+  auto wsl = read("Windows 11, Ubuntu 22.04 under WSL2\ntensorflow 2.12.0\n");
+  EXPECT_FALSE(wsl.meta.os_pretty_name.known()) << "WSL is Linux";
+}
+
+TEST(ReportReader, ATaglessTorchFromPypiIsTheDefaultWheel) {
+  auto linux_post = read("torch==2.1.0\n");
+  EXPECT_EQ(torch(linux_post).kind, facts::BuildKind::cuda);
+  EXPECT_EQ(torch(linux_post).cuda_version, "12.1");
+  auto windows_post = read("C:\\Users\\me\\venv\\Scripts\\python.exe\ntorch==2.1.0\n");
+  EXPECT_EQ(torch(windows_post).kind, facts::BuildKind::cpu);
+}
+
 TEST(ReportReader, HugeAndBinaryLinesAreIgnored) {
   ReportReader r;
   r.feed_line(std::string(1 << 20, 'x'), 1);
