@@ -53,7 +53,8 @@ struct Finding {
 // The anchor of an id in docs/checks.md.
 std::string docs_anchor(std::string_view id);
 
-// Sorts root cause first: severity, then causes before the findings they explain, then layer,
+// Sorts root cause first: by severity, where a cause counts as severe as the worst finding it
+// explains (directly or through a chain), then causes before the findings they explain, then layer,
 // then the given order (stable).
 void sort_root_cause_first(std::vector<Finding>& findings);
 
