@@ -162,8 +162,9 @@ namespace {
 // the bytes. Each word is at least k_min_word bytes long, so it holds a byte pair at one of any
 // k_min_word - 1 consecutive offsets: looking up every (k_min_word - 1)th pair in a 64 Ki-entry
 // table of the words' pairs finds every occurrence, confirmed by one comparison.
-constexpr std::string_view k_keywords[] = {"ersion",    "torch",     "Module", "cpuonly", "whl/",   "Windows", "Win1", "WSL2",
-                                           "WSL ",      "ensorflow", "ensorFlow", "microsoft-standard", "docker", "podman"};
+constexpr std::string_view k_keywords[] = {"ersion", "torch",     "Torch",     "Module",             "cpuonly", "whl/",
+                                           "Windows", "Win1",    "WSL2",      "WSL ",      "ensorflow", "ensorFlow",
+                                           "microsoft-standard", "docker",    "podman"};
 constexpr std::size_t k_min_word = 4;
 static_assert(std::size(k_keywords) <= 16);
 
@@ -343,7 +344,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   }
 
   if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") set_torch(a, number, "collect_env");
-  if (torch && contains("CUDA used to build") && RE2::PartialMatch(in, p.torch_cuda, &a)) {
+  if (contains("CUDA used to build") && RE2::PartialMatch(in, p.torch_cuda, &a)) {
     m_torch_cuda = a == "None" ? "" : major_minor(a);
     note(number, "collect_env: CUDA used to build PyTorch: " + a);
   }

@@ -1,9 +1,17 @@
 #include <probe/text/report_reader.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace gpudoctor::probe::text {
 namespace {
+
+// Through feed_lines, as explain feeds a block: its prefilter must let every shape through.
+facts::Facts read_block(std::string_view text) {
+  ReportReader r;
+  r.feed_lines(text, 1);
+  return r.facts();
+}
 
 facts::Facts read(std::string_view text) {
   ReportReader r;
@@ -105,6 +113,23 @@ TEST(ReportReader, ATaglessTorchFromPypiIsTheDefaultWheel) {
   EXPECT_EQ(torch(linux_post).cuda_version, "12.1");
   auto windows_post = read("C:\\Users\\me\\venv\\Scripts\\python.exe\ntorch==2.1.0\n");
   EXPECT_EQ(torch(windows_post).kind, facts::BuildKind::cpu);
+}
+
+// Every test text above, fed as a block, reads the same facts as fed line by line.
+TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
+  for (std::string_view text : {
+           "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"
+           "|   0  NVIDIA GeForce RTX 3090        Off | 00000000:01:00.0  On |                  N/A |\n"
+           "| 30%   40C    P8    20W / 350W |   12000MiB / 24576MiB |      0%      Default |\n",
+           "PyTorch version: 2.3.1\nCUDA used to build PyTorch: 12.1\nIs CUDA available: False\n"
+           "GPU models and configuration: GPU 0: NVIDIA GeForce GTX 1080 Ti\nNvidia driver version: 550.54.14\n",
+           ">>> torch.__version__\n'2.0.1'\n>>> torch.version.cuda\n>>> x\n",
+           "conda list:\npytorch     2.1.0     py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n",
+           "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
+           "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n"}) {
+    SCOPED_TRACE(text);
+    EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
+  }
 }
 
 TEST(ReportReader, HugeAndBinaryLinesAreIgnored) {
