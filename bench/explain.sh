@@ -15,7 +15,7 @@ size_mb=${2:-512}
 runs=${3:-5}
 table="$here/data/signatures.tsv"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP_LOG:-}" ] && cp "$work/train.log" "$KEEP_LOG"; rm -rf "$work"' EXIT
 
 python3 - "$table" "$work/train.log" "$size_mb" <<'PY'
 import random, sys

@@ -1,12 +1,35 @@
 #include <util/text.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <cctype>
 #include <charconv>
 
 #include <fmt/format.h>
 
 namespace gpudoctor::util {
+
+std::size_t count_byte(std::string_view text, char byte) {
+  constexpr std::uint64_t k_low7 = 0x7f7f7f7f7f7f7f7full;
+  const std::uint64_t pattern = 0x0101010101010101ull * static_cast<unsigned char>(byte);
+  std::size_t n = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    std::uint64_t x = word ^ pattern;  // a zero byte where `byte` stands
+    // The high bit of each byte of y is set exactly when that byte of x is not zero (no carry
+    // crosses bytes: each byte's low 7 bits plus 0x7f stay below 0x100).
+    std::uint64_t y = ((x & k_low7) + k_low7) | x;
+    // One bit per found byte at the bottom of its byte; the multiply sums the bytes into the top
+    // one (at most 8: no overflow). No popcount: without -mpopcnt it is a library call.
+    std::uint64_t found = (~y & ~k_low7) >> 7;
+    n += static_cast<std::size_t>((found * 0x0101010101010101ull) >> 56);
+  }
+  for (; i < text.size(); ++i) n += text[i] == byte ? 1 : 0;
+  return n;
+}
 
 std::string_view trim(std::string_view s) {
   auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };

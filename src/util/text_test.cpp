@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 namespace gpudoctor::util {
 namespace {
 
@@ -47,6 +50,23 @@ TEST(Printable, EscapesTerminalControlsInData) {
   EXPECT_EQ(printable("evil\xe2\x80\xaeyp.py"), "evil\\u202eyp.py");
   EXPECT_EQ(printable("ok \xc3\xa9 \xe2\x9c\x96"), "ok \xc3\xa9 \xe2\x9c\x96");
   EXPECT_EQ(printable("bad \xff"), "bad \xef\xbf\xbd");
+}
+
+// Every length and alignment around the 8-byte steps, every byte value next to the one counted
+// (0x0a is counted; 0x0b, 0x8a, 0xff, 0x00 are not), against a plain count.
+TEST(Text, CountByteMatchesAPlainCount) {
+  std::string text;
+  const char others[] = {'\x0b', '\x09', '\x8a', '\xff', '\x00', '\x7f', '\x80', 'a'};
+  for (std::size_t i = 0; i < 300; ++i) text += (i % 3 == 0 || i % 7 == 0) ? '\n' : others[i % 8];
+  for (std::size_t from = 0; from < 16; ++from) {
+    for (std::size_t len = 0; from + len <= text.size(); len += 5) {
+      auto part = std::string_view(text).substr(from, len);
+      EXPECT_EQ(count_byte(part, '\n'), static_cast<std::size_t>(std::count(part.begin(), part.end(), '\n')))
+          << from << " " << len;
+    }
+  }
+  EXPECT_EQ(count_byte(std::string(64, '\xff'), '\xff'), 64u);
+  EXPECT_EQ(count_byte("", '\n'), 0u);
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ void LogScanner::scan_complete_lines(std::string_view text) {
 void LogScanner::scan_block(std::string_view block) {
   std::vector<int> candidates = m_matcher.candidates(block);
   auto newlines = [](std::string_view text) {
-    return static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
+    return static_cast<std::uint64_t>(util::count_byte(text, '\n'));
   };
   if (candidates.empty()) {
     m_line_number += newlines(block);

@@ -156,64 +156,67 @@ void ReportReader::add_gpu(std::string name, std::size_t line, std::string_view 
 
 namespace {
 
-// Every shape read here holds one of these words, or starts a line (after blanks) with a table
-// border, a quote, a REPL prompt, print( or one of collect_env's and nvidia-smi -L's line heads. A
-// training log of 100 MB has a few such lines, so the search must cost little more than reading
-// the bytes. Each word is at least k_min_word bytes long, so it holds a byte pair at one of any
-// k_min_word - 1 consecutive offsets: looking up every (k_min_word - 1)th pair in a 64 Ki-entry
-// table of the words' pairs finds every occurrence, confirmed by one comparison.
-constexpr std::string_view k_keywords[] = {"ersion", "torch",     "Torch",     "Module",             "cpuonly", "whl/",
-                                           "Windows", "Win1",    "WSL2",      "WSL ",      "ensorflow", "ensorFlow",
-                                           "microsoft-standard", "docker",    "podman"};
-constexpr std::size_t k_min_word = 4;
-static_assert(std::size(k_keywords) <= 16);
+// Every shape read here holds one of these words. A training log of 100 MB has a few such lines,
+// so the search must cost little more than reading the bytes, and it runs over a whole block, not
+// line by line. Each word is at least 4 bytes long, so any 3 consecutive byte pairs of it (its
+// window) hold a pair at one of any 3 consecutive offsets: every third pair of the block is looked
+// up in an 8 KiB bitset of the windows' pairs (it stays in the L1 cache); only a pair in the set is
+// looked up in the table of which words hold it, then confirmed by one comparison per word. Each
+// word's window is the one whose pairs are rarest in training logs and issue posts (counted over
+// bench/explain.sh's log and tests/explain/corpus): "ersion" samples "rs", "si", "io", never "er".
+// nvidia-smi's table rows stand here by their cells (" On ", "Off ", "W / " of the power column);
+// a REPL's input lines hold "torch", and its output is read as the line after one (m_pending_repl).
+struct Keyword {
+  std::string_view word;
+  std::size_t window;  // the offset of the first of its 3 sampled pairs
+};
+constexpr Keyword k_keywords[] = {
+    {"ersion", 1},     {"torch", 0},       {"Torch", 0},       {"Module", 0},  {"cpuonly", 0},
+    {"whl/", 0},       {"Windows", 3},     {"Win1", 0},        {"WSL2", 0},    {"WSL ", 0},
+    {"ensorflow", 3},  {"ensorFlow", 3},   {"microsoft-standard", 5},          {"docker", 0},
+    {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
+    {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
+    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0}};
+constexpr std::size_t k_stride = 3;
+static_assert(std::size(k_keywords) <= 32);
+static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
 
 struct PairTable {
-  std::array<std::uint16_t, 65536> words{};  // bit i: k_keywords[i] holds this pair
+  std::array<std::uint64_t, 1024> any{};     // bit p: some window holds pair p
+  std::array<std::uint32_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
   PairTable() {
     for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
-      auto w = k_keywords[i];
-      // A sampled pair lands on one of the word's first k_min_word - 1 pairs: only those are needed.
-      for (std::size_t k = 0; k + 1 < w.size() && k + 1 < k_min_word; ++k) {
-        words[pair(reinterpret_cast<const unsigned char*>(w.data()) + k)] |= static_cast<std::uint16_t>(1u << i);
+      const auto& k = k_keywords[i];
+      for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
+        auto p = pair(reinterpret_cast<const unsigned char*>(k.word.data()) + j);
+        words[p] |= 1u << i;
+        any[p >> 6] |= std::uint64_t{1} << (p & 63);
       }
     }
   }
   static std::uint16_t pair(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
 };
 
-bool starts_like_a_report(std::string_view line) {
-  std::size_t i = 0;
-  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-  auto rest = line.substr(i);
-  if (rest.empty()) return false;
-  switch (rest[0]) {  // the heads' first bytes, before any comparison
-    case '|': case '>': case '&': case 'p': case 'I': case 'O': case 'G': break;
-    default: return false;
-  }
-  for (std::string_view head : {"|", ">", "&gt;", "print(", "In [", "Out[", "GPU ", "Is CUDA"}) {
-    if (rest.starts_with(head)) return true;
-  }
-  return false;
-}
-
-// Whether `line` may hold a report: see above.
-bool may_hold_a_report(std::string_view line) {
+// The offset of the first keyword in `text` at or after `from`, or npos.
+std::size_t find_keyword(std::string_view text, std::size_t from) {
   static const PairTable table;
-  if (starts_like_a_report(line)) return true;
-  const auto* b = reinterpret_cast<const unsigned char*>(line.data());
-  for (std::size_t i = 0; i + 1 < line.size(); i += k_min_word - 1) {
-    auto mask = table.words[PairTable::pair(b + i)];
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  for (std::size_t i = from; i + 1 < text.size(); i += k_stride) {
+    auto p = PairTable::pair(b + i);
+    if ((table.any[p >> 6] >> (p & 63) & 1) == 0) continue;
+    auto mask = table.words[p];
     for (std::size_t w = 0; mask != 0; ++w, mask >>= 1) {
       if ((mask & 1) == 0) continue;
-      auto word = k_keywords[w];
-      // The pair stands at one of the word's first offsets: try each start that puts it there.
-      for (std::size_t k = 0; k + 1 < word.size() && k + 1 < k_min_word; ++k) {
-        if (i >= k && word[k] == line[i] && word[k + 1] == line[i + 1] && line.substr(i - k).starts_with(word)) return true;
+      const auto& k = k_keywords[w];
+      // The pair stands at one of the window's offsets: try each start that puts it there.
+      for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
+        if (i >= j + from && k.word[j] == text[i] && k.word[j + 1] == text[i + 1] && text.substr(i - j).starts_with(k.word)) {
+          return i - j;
+        }
       }
     }
   }
-  return false;
+  return std::string_view::npos;
 }
 
 // "torch" followed by "==", blanks or '-' and a digit: a package line, not a path like
@@ -231,15 +234,28 @@ bool torch_then_version(std::string_view line) {
 }  // namespace
 
 std::size_t ReportReader::feed_lines(std::string_view block, std::size_t first_number) {
-  std::size_t number = first_number;
+  const auto lines_in = [](std::string_view t) { return util::count_byte(t, '\n'); };
+  std::size_t number = first_number;  // the number of the line that starts at `pos`
   std::size_t pos = 0;
   while (pos < block.size()) {
-    auto end = block.find('\n', pos);
+    std::size_t at = pos;
+    if (m_pending_repl == 0) {
+      // No word holds a '\n': searching from the line's start finds every word in it.
+      at = find_keyword(block, pos);
+      if (at == std::string_view::npos) break;
+    }
+    auto line_start = block.rfind('\n', at);
+    line_start = line_start == std::string_view::npos || line_start < pos ? pos : line_start + 1;
+    number += lines_in(block.substr(pos, line_start - pos));
+    auto end = block.find('\n', at);
     if (end == std::string_view::npos) end = block.size();
-    auto line = block.substr(pos, end - pos);
-    if (m_pending_repl != 0 || may_hold_a_report(line)) feed_line(line, number);
+    feed_line(block.substr(line_start, end - line_start), number);
     ++number;
     pos = end + 1;
+  }
+  if (pos < block.size()) {
+    auto rest = block.substr(pos);
+    number += lines_in(rest) + (rest.back() == '\n' ? 0 : 1);
   }
   return number - first_number;
 }

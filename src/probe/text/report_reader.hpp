@@ -36,8 +36,9 @@ class ReportReader {
   // `line` without its '\n'; `number` counts from 1.
   void feed_line(std::string_view line, std::size_t number);
   // Whole lines ("a\nb\n"; the last may lack its '\n'), the first numbered `first_number`: only
-  // the lines that may hold a report are read (one prefilter pass over the block), so a training
-  // log costs little more than reading it. Returns the number of lines in `block`.
+  // the lines that hold one of the readers' words are read (one strided search over the whole
+  // block, no per-line work), so a training log costs little more than reading it. Returns the
+  // number of lines in `block`.
   std::size_t feed_lines(std::string_view block, std::size_t first_number);
 
   // The described machine. Only what the text showed is set.
