@@ -33,6 +33,7 @@ struct ScanOptions {
   std::string config_file;
   unsigned jobs = 0;
   bool stats = false;
+  bool include_tests = false;
 };
 
 std::string host_name() {
@@ -77,6 +78,7 @@ int run_scan(const ScanOptions& o) {
     }
     config = std::move(*loaded);
   }
+  if (o.include_tests) config.include_tests = true;
   auto selection = scan::select_files(o.paths, config);
   if (!selection.missing.empty()) {
     for (const auto& m : selection.missing) std::cerr << "gpudoctor scan: " << util::printable(m) << ": no such file or directory\n";
@@ -127,6 +129,9 @@ CommandRunner setup_scan(CLI::App& sub) {
   sub.add_option("--config", o->config_file, "pyproject.toml to read [tool.gpudoctor] from (default: the nearest one)");
   sub.add_option("--jobs,-j", o->jobs, "Threads (default: one per hardware thread)")->check(CLI::Range(1u, 1024u));
   sub.add_flag("--stats", o->stats, "Print files, bytes and throughput to standard error");
+  sub.add_flag("--include-tests", o->include_tests,
+               "Scan test files found in directories too (tests/, test/, test_*.py, *_test.py, conftest.py); named "
+               "files are always scanned");
   return [o] { return run_scan(*o); };
 }
 

@@ -147,9 +147,78 @@ bool Analyzer::in_gpu_step_loop() const {
   return m_ff.device_functions.count(m_functions.empty() ? k_module_level : m_functions.back()) > 0;
 }
 
+namespace {
+
+// The branch of `p` that `child` (a child of p) stands in is a choice: not an if's condition, not a
+// conditional expression's test.
+bool is_branch_of(Node p, Node child, std::string_view source) {
+  if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) return child != p.field(Field::condition);
+  if (p.is(NodeKind::conditional_expression)) return child != Node(ts_node_named_child(p.raw(), 1), source);
+  return p.is(NodeKind::else_clause) || p.is(NodeKind::except_clause);
+}
+
+bool stops_structure(Node p) {
+  return p.is(NodeKind::function_definition) || p.is(NodeKind::class_definition) || p.is(NodeKind::module) ||
+         p.is(NodeKind::lambda);
+}
+
+bool reads_a_version(std::string_view text) {
+  for (std::string_view w : {"version", "VERSION", "Version", "hasattr", "_GE_", "_LT_", "_GT_", "_LE_", "TORCH_",
+                             "is_torch_", "packaging", "sys.version_info", "PY3", "PY2"}) {
+    if (text.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Analyzer::under_choice(Node at) const {
+  Node child = at;
+  for (Node p = at.parent(); p.valid() && !stops_structure(p); child = p, p = p.parent()) {
+    if (is_branch_of(p, child, m_src.text)) return true;
+  }
+  return false;
+}
+
+bool Analyzer::under_version_guard(Node at) const {
+  Node child = at;
+  for (Node p = at.parent(); p.valid() && !stops_structure(p); child = p, p = p.parent()) {
+    if (p.is(NodeKind::except_clause)) return true;
+    if (!is_branch_of(p, child, m_src.text)) continue;
+    Node test;
+    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
+    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
+    // An else branch answers the if above it.
+    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
+    if (test.valid() && reads_a_version(test.text())) return true;
+    if (p.is(NodeKind::elif_clause) || p.is(NodeKind::else_clause)) {
+      // Any test of the chain: `if new: ... elif old: ...`.
+      Node chain = p.parent();
+      if (chain.is(NodeKind::if_statement) && reads_a_version(chain.field(Field::condition).text())) return true;
+    }
+  }
+  return false;
+}
+
+bool Analyzer::runs_once_per_loop(Node at) const {
+  bool in_loop = false;
+  for (Node p = at.parent(); p.valid() && !p.is(NodeKind::module); p = p.parent()) {
+    if (p.is(NodeKind::function_definition)) return p.field(Field::name).text() == "__init__";
+    if (p.is(NodeKind::for_statement) || p.is(NodeKind::while_statement)) in_loop = true;
+    if (in_loop || !p.is(NodeKind::if_statement)) continue;
+    std::string_view cond = p.field(Field::condition).text();
+    bool first_time = cond.find("== 0") != std::string_view::npos || cond.find("is None") != std::string_view::npos ||
+                      cond.find("not in ") != std::string_view::npos || cond.starts_with("not ") ||
+                      cond.find("init") != std::string_view::npos || cond.find("first") != std::string_view::npos;
+    if (first_time) return true;
+  }
+  return false;
+}
+
 Descend Analyzer::enter(Node n) {
   switch (n.kind()) {
     case NodeKind::function_definition: enter_function(n); break;
+    case NodeKind::class_definition: m_classes.emplace_back(n.field(Field::name).text()); break;
     case NodeKind::for_statement: enter_for(n); break;
     case NodeKind::while_statement:
       m_loops.push_back({n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, ""});
@@ -181,6 +250,9 @@ Descend Analyzer::enter(Node n) {
 
 void Analyzer::leave(Node n) {
   switch (n.kind()) {
+    case NodeKind::class_definition:
+      if (!m_classes.empty()) m_classes.pop_back();
+      break;
     case NodeKind::function_definition:
       if (m_scopes.size() > 1) m_scopes.pop_back();
       if (!m_functions.empty()) m_functions.pop_back();
@@ -305,7 +377,15 @@ void Analyzer::bind(Node target, Symbol value, Node at) {
   // The model a finding names: the first module bound outside `self.` (a layer in __init__ is not
   // the model being trained), else the first module at all.
   bool self_attr = name.substr(0, 5) == "self.";
-  if (value.kind == Kind::module && (m_first_module_row < 0 || (m_first_module_is_self && !self_attr))) {
+  // A CPU device bound in a branch is one of the choices the program offers (`if args.cpu:`, the
+  // else of a device test), not a pin: the device is unknown.
+  if (value.kind == Kind::device && value.cpu_device && under_choice(at)) {
+    value.cpu_device = false;
+    value.placement = Placement::unknown;
+  }
+  // `self.encoder = ...` in an nn.Module subclass is a submodule: the parent's .to() moves it.
+  if (self_attr && !m_classes.empty() && m_ff.module_classes.count(m_classes.back())) value.submodule = true;
+  if (value.kind == Kind::module && !value.is_loss && (m_first_module_row < 0 || (m_first_module_is_self && !self_attr))) {
     m_first_module_row = at.row();
     m_first_module = at;
     m_first_module_name = name;
@@ -380,7 +460,7 @@ void Analyzer::on_expression_statement(Node n) {
 void Analyzer::check_env_assignment(std::string_view var, Node value, Node at) {
   auto v = string_value(value);
   if (var == "JAX_PLATFORMS" || var == "JAX_PLATFORM_NAME") {
-    if (v && (*v == "cpu")) {
+    if (v && (*v == "cpu") && !under_choice(at)) {
       emit(RuleId::hardcoded_cpu, at, fmt::format("{}=\"cpu\" makes JAX run on the CPU even when a GPU is there", var),
            {snippet(at)}, fmt::format("Remove it; in GPU jobs set {}=cuda so a broken CUDA backend is an error", var));
     }
@@ -388,6 +468,8 @@ void Analyzer::check_env_assignment(std::string_view var, Node value, Node at) {
   }
   if (var != "CUDA_VISIBLE_DEVICES") return;
   if (v && (v->empty() || *v == "-1")) {
+    // Under a test (`if args.device == "cpu":`) hiding the GPUs is the user's own choice.
+    if (under_choice(at)) return;
     emit(RuleId::visible_devices_after_init, at,
          fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from this process: torch.cuda.is_available() is "
                      "False and the run falls back to the CPU",

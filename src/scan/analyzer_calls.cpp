@@ -44,7 +44,8 @@ void Analyzer::on_call(Node call) {
 
   // The public names PyTorch 2.4 deprecated (not the package's internal helpers).
   bool amp_api = last == "autocast" || last == "GradScaler" || last == "custom_fwd" || last == "custom_bwd";
-  if ((starts_with_package(q, "torch.cuda.amp") && amp_api) || q == "torch.cpu.amp.autocast") {
+  // Inside a version guard or an except clause it is the fallback for the releases before 2.4.
+  if (((starts_with_package(q, "torch.cuda.amp") && amp_api) || q == "torch.cpu.amp.autocast") && !under_version_guard(call)) {
     std::string modern = last == "GradScaler" ? "torch.amp.GradScaler(\"cuda\", ...)"
                                               : fmt::format("torch.amp.{}(\"{}\", ...)", last,
                                                             starts_with_package(q, "torch.cpu") ? "cpu" : "cuda");
@@ -63,7 +64,7 @@ void Analyzer::on_call(Node call) {
     if (dev.valid()) {
       Node v = dev.field(Field::value);
       bool cpu = is_cpu_device(v) || v.text() == "-1";
-      if (cpu) emit(RuleId::hardcoded_cpu, dev, fmt::format("pipeline({}) puts the model on the CPU", snippet(dev)));
+      if (cpu && !under_choice(call)) emit(RuleId::hardcoded_cpu, dev, fmt::format("pipeline({}) puts the model on the CPU", snippet(dev)));
     } else if (!keyword(call, "device_map").valid() && !has_splat(call)) {
       emit(RuleId::hf_pipeline_no_device, call,
            "pipeline() without device= or device_map=: transformers before 4.41 keeps the model on the CPU (and "
@@ -73,34 +74,38 @@ void Analyzer::on_call(Node call) {
   if (last == "TrainingArguments" || last == "Seq2SeqTrainingArguments") {
     for (auto flag : {"use_cpu", "no_cuda"}) {
       Node kw = keyword(call, flag);
-      if (kw.valid() && kw.field(Field::value).is(NodeKind::true_)) {
+      if (kw.valid() && kw.field(Field::value).is(NodeKind::true_) && !under_choice(call)) {
         emit(RuleId::hf_trainer_cpu, kw, fmt::format("{}(..., {}=True) makes the Trainer train on the CPU", last, flag));
       }
     }
   }
   if (last == "Trainer" && (starts_with_package(q, "pytorch_lightning") || starts_with_package(q, "lightning"))) {
     Node acc = keyword(call, "accelerator");
-    if (acc.valid() && string_value(acc.field(Field::value)).value_or("") == "cpu") {
+    if (acc.valid() && string_value(acc.field(Field::value)).value_or("") == "cpu" && !under_choice(call)) {
       emit(RuleId::hardcoded_cpu, acc, "Trainer(accelerator=\"cpu\") trains on the CPU");
     }
   }
   if (q == "tensorflow.device") {
     auto v = string_value(positional(call, 0));
-    if (v && (v->find("CPU") != std::string_view::npos || v->find("cpu") != std::string_view::npos)) {
+    if (v && (v->find("CPU") != std::string_view::npos || v->find("cpu") != std::string_view::npos) && !under_choice(call)) {
       emit(RuleId::hardcoded_cpu, call, fmt::format("tf.device(\"{}\") pins the ops in this scope to the CPU", *v));
     }
   }
   if (q == "tensorflow.config.set_visible_devices" || q == "tensorflow.config.experimental.set_visible_devices") {
     Node devs = positional(call, 0);
     auto type = string_value(positional(call, 1));
-    if (devs.is(NodeKind::list) && devs.named_count() == 0 && type && *type == "GPU") {
+    // In a PyTorch or JAX program, TensorFlow (tf.data, TensorBoard, tfds) is kept off the GPU on
+    // purpose, so that it does not take the GPU's memory.
+    bool other_framework = m_ff.imports.imports("torch") || m_ff.imports.imports("jax");
+    if (devs.is(NodeKind::list) && devs.named_count() == 0 && type && *type == "GPU" && !other_framework &&
+        !under_choice(call)) {
       emit(RuleId::hardcoded_cpu, call, "set_visible_devices([], \"GPU\") hides every GPU from TensorFlow");
     }
   }
   if (q == "jax.config.update") {
     auto key = string_value(positional(call, 0));
     auto v = string_value(positional(call, 1));
-    if (key && v && (*key == "jax_platform_name" || *key == "jax_platforms") && *v == "cpu") {
+    if (key && v && (*key == "jax_platform_name" || *key == "jax_platforms") && *v == "cpu" && !under_choice(call)) {
       emit(RuleId::hardcoded_cpu, call, fmt::format("jax.config.update(\"{}\", \"cpu\") makes JAX run on the CPU", *key));
     }
   }
@@ -111,7 +116,7 @@ void Analyzer::on_call(Node call) {
   }
   if (q == "torch.load") {
     Node ml = keyword(call, "map_location");
-    if (ml.valid() && is_cpu_device(ml.field(Field::value))) m_cpu_map_locations.push_back(ml);
+    if (ml.valid() && is_cpu_device(ml.field(Field::value)) && !under_choice(call)) m_cpu_map_locations.push_back(ml);
   }
   if (last == "DataLoader" && (starts_with_package(q, "torch") || q == "DataLoader")) {
     LoaderRecord rec;
@@ -122,6 +127,9 @@ void Analyzer::on_call(Node call) {
     rec.pin_memory = pin.valid() && !pin.field(Field::value).is(NodeKind::false_);
     rec.opaque = has_splat(call);
     rec.collate = keyword(call, "collate_fn").valid();
+    Node dataset = positional(call, 0);
+    if (!dataset.valid()) dataset = keyword(call, "dataset").field(Field::value);
+    rec.in_memory = infer(dataset).kind == Kind::in_memory_dataset;
     m_loaders.push_back(rec);
   }
   bool timed = false;
@@ -168,9 +176,12 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
       if (method != m) continue;
       // A value known to be on the host (a batch not yet moved) has nothing to wait for.
       if (infer(object).placement == Placement::host) break;
-      emit(RuleId::sync_in_loop, call,
-           fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
-                       snippet(object, 30), method));
+      auto& f = emit(RuleId::sync_in_loop, call,
+                     fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
+                                 snippet(object, 30), method));
+      // Reading a scalar (a loss to log) each step is what nearly every training script does: one
+      // short stall per step. Advice, not a warning; copies of whole tensors stay warnings.
+      if (method == "item") f.severity = facts::Severity::info;
     }
   }
   if (method == "cuda") touch_cuda(call);
@@ -184,11 +195,15 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     std::string_view factory = last_component(q);
     Symbol made = infer(object);
     bool direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
+    // torch.tensor(host_list) copies host data, which has to cross anyway; code that runs once per
+    // object or under a first-time test (optimizer state set-up) is no per-step cost.
     if (direct && made.kind == Kind::tensor && made.placement == Placement::host && factory != "from_numpy" &&
-        factory != "stack" && factory != "cat" && factory != "as_tensor") {
+        factory != "stack" && factory != "cat" && factory != "as_tensor" && factory != "tensor" &&
+        !runs_once_per_loop(call)) {
       emit(RuleId::tensor_created_then_moved, call,
-           fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, every iteration",
-                       q, method),
+           fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, on every pass "
+                       "of the loop at {}",
+                       q, method, where(m_loops.back().row)),
            {}, fmt::format("{}(..., device=device)", q));
     }
   }
@@ -223,6 +238,12 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     }
     return;
   }
+  if (target->kind == Kind::module && !target->is_loss && (method == "parameters" || method == "train") &&
+      m_trained_module_name.empty()) {
+    m_trained_module_name = std::string(object.text());
+    m_trained_module_row = target->row;
+    m_trained_module_column = target->column;
+  }
   if (target->kind == Kind::module && method == "load_state_dict") {
     target->state_loaded = true;
     m_state_loaded = true;
@@ -238,7 +259,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                      object.text(), where(target->row)));
   }
   if (target->kind == Kind::hf_model && method == "generate" && target->placement != Placement::accelerator &&
-      !target->reported) {
+      !target->reported && !target->submodule) {
     target->reported = true;
     emit_at(RuleId::hf_model_not_moved, target->row, target->column,
             fmt::format("`{}` is loaded without device_map and never moved, so {}.generate() at {} runs on the CPU",
@@ -259,7 +280,8 @@ void Analyzer::report_cpu_device(Node dev, Node object, Node call) {
 }
 
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
-  if (callee.kind == Kind::hf_model && callee.placement != Placement::accelerator && !callee.reported) {
+  if (callee.kind == Kind::hf_model && callee.placement != Placement::accelerator && !callee.reported &&
+      !callee.submodule) {
     Symbol* s = lookup(callee_name);
     s->reported = true;
     emit_at(RuleId::hf_model_not_moved, callee.row, callee.column,
@@ -267,8 +289,9 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
                         callee_name, where(call.row())),
             {snippet(call)}, {});
   }
-  bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter ||
-                    callee_name.substr(0, 5) == "self." || functional;
+  // A module built here, a model passed in, or a loss function. An attribute of unknown kind
+  // (`self.stub`, an RPC proxy, a tokenizer) may want host tensors: not judged.
+  bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter || functional;
   if (!model_like) return;
   if ((callee.kind == Kind::module || callee.kind == Kind::hf_model) && m_loop_index.size() > 0) {
     for (int idx : m_loop_index) {

@@ -25,18 +25,23 @@ void Analyzer::finish() {
   if (!m_ff.uses_device && !m_ff.uses_xla && m_ff.imports.imports("torch") && m_first_module_row >= 0 &&
       (trains || m_module_used_in_loader_loop_row >= 0)) {
     int used_row = trains ? m_ff.step_loop_nodes.front().row() : m_module_used_in_loader_loop_row;
-    emit(RuleId::no_device_placement, m_first_module,
+    // Name the model whose parameters() the optimizer takes (or that is put in train mode) when
+    // there is one: the first module built may be a layer or a helper.
+    const bool named = !m_trained_module_name.empty() && m_trained_module_row >= 0;
+    emit_at(RuleId::no_device_placement, named ? m_trained_module_row : m_first_module.row(),
+         named ? m_trained_module_column : m_first_module.column(),
          fmt::format("`{}` is {} at {} but nothing in this file is placed on a GPU: no .to(device), .cuda(), device= "
                      "or device_map, so everything runs on the CPU",
-                     m_first_module_name, trains ? "trained" : "run over a DataLoader", where(used_row)),
-         {fmt::format("model built at {}", where(m_first_module_row))});
+                     named ? m_trained_module_name : m_first_module_name, trains ? "trained" : "run over a DataLoader",
+                     where(used_row)),
+         {fmt::format("model built at {}", where(named ? m_trained_module_row : m_first_module_row))}, {});
   }
 
   bool gpu_file = m_ff.uses_device;
   for (const auto& rec : m_loaders) {
     if (rec.opaque) continue;
     bool feeds = rec.fed_gpu_loop || (gpu_file && trains);
-    if (feeds && rec.workers_unset_or_zero) {
+    if (feeds && rec.workers_unset_or_zero && !rec.in_memory) {
       emit(RuleId::dataloader_single_process, rec.call,
            "This DataLoader loads and collates every batch in the training process (num_workers=0): the GPU waits "
            "while the next batch is prepared");

@@ -32,6 +32,7 @@ struct LoaderRecord {
   bool opaque = false;           // **kwargs: we cannot know the options
   bool collate = false;          // collate_fn: may already place batches on the device
   bool fed_gpu_loop = false;
+  bool in_memory = false;        // its dataset is a TensorDataset: nothing to load or decode
 };
 
 struct Candidate {
@@ -70,6 +71,17 @@ class Analyzer {
   void report_cpu_device(Node dev, Node object, Node call);
   void touch_cuda(Node at);
 
+  // Structure around a node, up to its function (analyzer.cpp).
+  // A branch of an if/elif/else, a conditional expression or an except clause: what runs there is
+  // a choice (a user's --device cpu, a fallback), not a pin.
+  bool under_choice(Node at) const;
+  // An except clause, or a branch of a test that reads a version (`if TORCH_GE_2_4`, hasattr(torch,
+  // "amp"), packaging.version...): compatibility code for other releases.
+  bool under_version_guard(Node at) const;
+  // Between `at` and its innermost loop, an if that runs once (`if len(state) == 0:`, `if x is
+  // None:`, `if not initialised:`), or a function that runs once per object (__init__).
+  bool runs_once_per_loop(Node at) const;
+
   // analyzer_infer.cpp
   Symbol infer(Node expr, int depth = 0);
   Symbol infer_call(Node call, int depth);
@@ -105,6 +117,7 @@ class Analyzer {
   std::vector<LoopState> m_all_loops; // every loop that bound batches, indexed by Symbol::loop
   std::vector<int> m_loop_index;      // m_loops[i] -> index into m_all_loops, or -1
   std::vector<std::uint32_t> m_functions;  // start bytes of the enclosing function definitions
+  std::vector<std::string> m_classes;      // names of the enclosing class definitions
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
   std::vector<LoaderRecord> m_loaders;
   std::vector<Candidate> m_fallbacks;
@@ -116,6 +129,9 @@ class Analyzer {
   Node m_first_module;
   std::string m_first_module_name;
   bool m_first_module_is_self = false;
+  // The module whose parameters() or train() is called: the model a training loop trains.
+  std::string m_trained_module_name;
+  int m_trained_module_row = -1, m_trained_module_column = -1;  // where it was bound
   int m_module_used_in_loader_loop_row = -1;
   FileAnalysis m_out;
   std::vector<std::pair<int, int>> m_positions;  // (row, column) of each finding in m_out, for ordering

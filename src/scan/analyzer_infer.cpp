@@ -236,6 +236,11 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       q == "timm.create_model") {
     out.kind = Kind::module;
     out.placement = Placement::host;
+    out.is_loss = torch_module_ctor && last.ends_with("Loss");
+    return out;
+  }
+  if (last == "TensorDataset") {
+    out.kind = Kind::in_memory_dataset;
     return out;
   }
   if (starts_with_package(q, "torch") && q.find('.') == 5 && one_of(last, k_tensor_factories)) {

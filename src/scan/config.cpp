@@ -60,7 +60,6 @@ bool ScanConfig::excluded(std::string_view relative_path) const {
 
 sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::string& origin) {
   ScanConfig config;
-  config.origin = origin;
   toml::table doc;
   try {
     doc = toml::parse(toml_text, origin);
@@ -70,7 +69,8 @@ sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::st
     return sys::Error{sys::ErrorCode::invalid, os.str()};
   }
   const toml::table* tool = doc["tool"]["gpudoctor"].as_table();
-  if (tool == nullptr) return config;
+  if (tool == nullptr) return config;  // no [tool.gpudoctor]: the defaults, from nowhere
+  config.origin = origin;
   for (const auto& [key, node] : *tool) {
     std::string_view k = key.str();
     if (k == "select" || k == "ignore" || k == "exclude") {
@@ -82,6 +82,10 @@ sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::st
       if (k == "select") config.selected = std::set<std::string>(list->begin(), list->end());
       if (k == "ignore") config.ignored.insert(list->begin(), list->end());
       if (k == "exclude") config.exclude = std::move(*list);
+    } else if (k == "include_tests") {
+      auto v = node.value<bool>();
+      if (!v) return invalid(origin, "include_tests must be true or false");
+      config.include_tests = *v;
     } else if (k == "max_file_mb") {
       auto mb = node.value<std::int64_t>();
       if (!mb || *mb <= 0 || *mb > 4096) return invalid(origin, "max_file_mb must be an integer from 1 to 4096");
@@ -100,7 +104,7 @@ sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::st
         config.severity[std::string(id.str())] = sev;
       }
     } else {
-      return invalid(origin, "unknown key " + std::string(k) + " (known: select, ignore, exclude, max_file_mb, severity)");
+      return invalid(origin, "unknown key " + std::string(k) + " (known: select, ignore, exclude, max_file_mb, include_tests, severity)");
     }
   }
   return config;

@@ -5,6 +5,7 @@
 //   ignore = ["code.no_mixed_precision"]      # rules off
 //   exclude = ["notebooks/scratch/*", "*_test.py"]  # glob patterns on paths relative to the scanned dir
 //   max_file_mb = 32                          # larger files are skipped with a note
+//   include_tests = true                      # scan test files too (default: skipped)
 //   [tool.gpudoctor.severity]
 //   "code.sync_in_loop" = "error"
 //
@@ -31,7 +32,10 @@ struct ScanConfig {
   std::map<std::string, facts::Severity> severity;
   std::vector<std::string> exclude;
   std::uint64_t max_file_bytes = k_default_max_file_bytes;
-  std::string origin;  // the pyproject.toml it came from; empty for the defaults
+  // Test files (under tests/ or test/, test_*.py, *_test.py, conftest.py) found in a directory are
+  // skipped unless this is set (--include-tests): they build CPU tensors and tiny models on purpose.
+  bool include_tests = false;
+  std::string origin;  // the pyproject.toml whose [tool.gpudoctor] table was read; empty when none
 
   bool enabled(std::string_view id) const;
   bool excluded(std::string_view relative_path) const;

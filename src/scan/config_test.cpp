@@ -44,9 +44,17 @@ TEST(Config, TyposAreErrorsNotSilence) {
   EXPECT_FALSE(parse_config("[tool.gpudoctor]\nignored = []\n", "p"));
   EXPECT_FALSE(parse_config("[tool.gpudoctor.severity]\n\"code.sync_in_loop\" = \"fatal\"\n", "p"));
   EXPECT_FALSE(parse_config("[tool.gpudoctor\n", "p"));
+  EXPECT_FALSE(parse_config("[tool.gpudoctor]\ninclude_tests = \"yes\"\n", "p"));
   auto none = parse_config("[tool.black]\nline-length = 100\n", "p");
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->enabled("code.dataparallel"));
+  // No [tool.gpudoctor] table: the defaults, and no configuration to name in the report.
+  EXPECT_EQ(none->origin, "");
+  EXPECT_FALSE(none->include_tests);
+  auto tests = parse_config("[tool.gpudoctor]\ninclude_tests = true\n", "p");
+  ASSERT_TRUE(tests);
+  EXPECT_TRUE(tests->include_tests);
+  EXPECT_EQ(tests->origin, "p");
 }
 
 TEST(Config, NearestPyprojectUpwards) {

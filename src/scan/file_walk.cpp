@@ -22,6 +22,17 @@ bool skipped_dir(const fs::path& dir) {
   return fs::exists(dir / "pyvenv.cfg", ec);  // a virtual environment (PEP 405)
 }
 
+// A test file or a test directory: tests/, test/, test_*.py, *_test.py, conftest.py.
+bool is_test_dir(const fs::path& dir) {
+  auto name = dir.filename().string();
+  return name == "tests" || name == "test";
+}
+bool is_test_file(const fs::path& p) {
+  auto name = p.filename().string();
+  auto stem = p.stem().string();
+  return name == "conftest.py" || stem.starts_with("test_") || stem.ends_with("_test");
+}
+
 bool scanned_extension(const fs::path& p) {
   auto ext = p.extension();
   return ext == ".py" || ext == ".ipynb";
@@ -54,8 +65,11 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
       continue;
     }
     std::vector<fs::path> stack{fs::path(root)};
-    std::size_t skipped = 0;
+    std::size_t skipped = 0, tests = 0;
     const fs::path real_root = fs::weakly_canonical(fs::absolute(root, ec), ec);
+    std::set<std::string> real_dirs{real_root.string()};  // directories walked: a link loop ends here
+    // A test directory named on the command line is scanned whole.
+    const bool include_tests = config.include_tests || is_test_dir(real_root);
     std::set<std::string> real_files;           // real paths of the regular files selected under root
     std::vector<std::pair<ScanInput, std::string>> links;  // file symlinks inside the tree, and their targets
     while (!stack.empty()) {
@@ -74,14 +88,21 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
           // A link is read only when its target is a file inside the scanned tree: one pointing out
           // of it (to /etc/shadow, to another checkout) would be read and reported under the
           // in-tree name. Directory links are not followed (no cycles, no escaping).
+          // A directory link is followed when it stays inside the tree (a package linked into
+          // src/), once per real directory, so a loop ends.
           if (!scanned_extension(p) && !entry.is_directory(e2)) continue;
           if (config.excluded(relative)) continue;
           auto target = fs::canonical(p, e2);
           if (e2) {
             out.notes.push_back(join_display(root, relative) + ": a broken symlink; skipped");
           } else if (fs::is_directory(target, e2)) {
-            out.notes.push_back(join_display(root, relative) + ": a symlink to a directory, not followed; name " +
-                                target.string() + " to scan it");
+            if (!inside(target, real_root) && target != real_root) {
+              out.notes.push_back(join_display(root, relative) + ": a symlink to a directory out of the scanned tree (" +
+                                  target.string() + "), not followed; name it to scan it");
+            } else if (real_dirs.insert(target.string()).second && !skipped_dir(target) &&
+                       (include_tests || !is_test_dir(p))) {
+              stack.push_back(p);
+            }
           } else if (!inside(target, real_root)) {
             out.notes.push_back(join_display(root, relative) + ": a symlink out of the scanned tree (to " +
                                 target.string() + "); not read");
@@ -100,8 +121,18 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
             continue;
           }
           if (config.excluded(relative)) continue;
+          if (!include_tests && is_test_dir(p)) {
+            ++tests;
+            continue;
+          }
+          auto real = fs::canonical(p, e2);
+          if (!e2 && !real_dirs.insert(real.string()).second) continue;  // reached before through a link
           stack.push_back(p);
         } else if (entry.is_regular_file(e2) && scanned_extension(p) && !config.excluded(relative)) {
+          if (!include_tests && is_test_file(p)) {
+            ++tests;
+            continue;
+          }
           out.files.push_back({p.string(), join_display(root, relative), relative});
           real_files.insert((real_root / relative).string());
         }
@@ -110,6 +141,11 @@ FileSelection select_files(const std::vector<std::string>& paths, const ScanConf
     // A link to a file that is scanned anyway would report it twice.
     for (auto& [input, target] : links) {
       if (real_files.insert(target).second) out.files.push_back(std::move(input));
+    }
+    if (tests > 0) {
+      out.notes.push_back(root + ": " + std::to_string(tests) +
+                          " test files or directories not scanned (tests/, test/, test_*.py, *_test.py, conftest.py); "
+                          "--include-tests scans them");
     }
     if (skipped > 0) {
       out.notes.push_back(root + ": " + std::to_string(skipped) +

@@ -49,7 +49,7 @@ TEST(FileWalk, FileSymlinksOutOfTheTreeAreNotRead) {
   fs::create_symlink(base / "elsewhere" / "secret.py", base / "repo" / "out.py");
   fs::create_symlink("../../elsewhere/secret.py", base / "repo" / "pkg" / "rel_out.py");
   fs::create_symlink("pkg/model.py", base / "repo" / "alias.py");    // inside, and scanned anyway
-  fs::create_symlink(base / "elsewhere", base / "repo" / "vendored");  // a directory: not followed
+  fs::create_symlink(base / "elsewhere", base / "repo" / "vendored");  // a directory out of the tree: not followed
   fs::create_symlink("missing.py", base / "repo" / "broken.py");
   ScanConfig config;
   auto sel = select_files({(base / "repo").string()}, config);
@@ -60,7 +60,7 @@ TEST(FileWalk, FileSymlinksOutOfTheTreeAreNotRead) {
   for (const auto& n : sel.notes) notes += n + "\n";
   EXPECT_NE(notes.find("out.py: a symlink out of the scanned tree"), std::string::npos) << notes;
   EXPECT_NE(notes.find("rel_out.py: a symlink out of the scanned tree"), std::string::npos) << notes;
-  EXPECT_NE(notes.find("vendored: a symlink to a directory, not followed"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("vendored: a symlink to a directory out of the scanned tree"), std::string::npos) << notes;
   EXPECT_NE(notes.find("broken.py: a broken symlink"), std::string::npos) << notes;
 
   // A link inside the tree to a file that is not otherwise scanned is read, under its own name.
@@ -71,6 +71,56 @@ TEST(FileWalk, FileSymlinksOutOfTheTreeAreNotRead) {
   rel.clear();
   for (const auto& f : select_files({(base / "repo").string()}, config).files) rel.push_back(f.relative);
   EXPECT_EQ(rel, (std::vector<std::string>{"pkg/model.py", "tool.py"}));
+  fs::remove_all(base);
+}
+
+// A directory linked inside the tree is walked (a package linked into src/), once; a link back to
+// an ancestor ends the walk instead of looping.
+TEST(FileWalk, DirectoryLinksInsideTheTreeAreFollowedOnce) {
+  fs::path base = fs::path(GPUDOCTOR_BINARY_DIR) / "scan_test_tmp" / "dirlinks";
+  fs::remove_all(base);
+  fs::create_directories(base / "repo" / "vendor" / "lib");
+  fs::create_directories(base / "repo" / "src");
+  std::ofstream(base / "repo" / "vendor" / "lib" / "net.py") << "x = 1\n";
+  fs::create_symlink("../vendor/lib", base / "repo" / "src" / "lib");  // inside: followed
+  fs::create_symlink("..", base / "repo" / "src" / "loop");             // an ancestor: a loop
+  ScanConfig config;
+  auto sel = select_files({(base / "repo").string()}, config);
+  std::vector<std::string> rel;
+  for (const auto& f : sel.files) rel.push_back(f.relative);
+  // The real directory comes first or through the link, never twice, never endlessly.
+  ASSERT_EQ(rel.size(), 1u);
+  EXPECT_TRUE(rel[0] == "vendor/lib/net.py" || rel[0] == "src/lib/net.py") << rel[0];
+  // Named alone, the source directory reaches the package through its link.
+  rel.clear();
+  for (const auto& f : select_files({(base / "repo" / "src").string()}, config).files) rel.push_back(f.relative);
+  EXPECT_EQ(rel, std::vector<std::string>{});  // the link leads out of src/: not followed
+  fs::remove_all(base);
+}
+
+// Test files are skipped in a directory walk unless asked for; named ones are always scanned.
+TEST(FileWalk, TestFilesAreSkippedUnlessIncluded) {
+  fs::path base = fs::path(GPUDOCTOR_BINARY_DIR) / "scan_test_tmp" / "tests_skip";
+  fs::remove_all(base);
+  fs::create_directories(base / "repo" / "tests" / "unit");
+  fs::create_directories(base / "repo" / "pkg");
+  for (auto f : {"pkg/train.py", "pkg/test_model.py", "pkg/model_test.py", "conftest.py", "tests/unit/helpers.py",
+                 "pkg/testing_utils.py", "pkg/contest.py"}) {
+    std::ofstream(base / "repo" / f) << "x = 1\n";
+  }
+  ScanConfig config;
+  auto sel = select_files({(base / "repo").string()}, config);
+  std::vector<std::string> rel;
+  for (const auto& f : sel.files) rel.push_back(f.relative);
+  EXPECT_EQ(rel, (std::vector<std::string>{"pkg/contest.py", "pkg/testing_utils.py", "pkg/train.py"}));
+  std::string notes;
+  for (const auto& n : sel.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("4 test files or directories not scanned"), std::string::npos) << notes;
+  config.include_tests = true;
+  EXPECT_EQ(select_files({(base / "repo").string()}, config).files.size(), 7u);
+  config.include_tests = false;
+  EXPECT_EQ(select_files({(base / "repo" / "pkg" / "test_model.py").string()}, config).files.size(), 1u);
+  EXPECT_EQ(select_files({(base / "repo" / "tests").string()}, config).files.size(), 1u);
   fs::remove_all(base);
 }
 

@@ -20,10 +20,22 @@ bool starts_with_package(std::string_view qualified, std::string_view package) {
 }
 
 void ImportTable::bind(std::string_view local, std::string qualified) {
-  m_names[std::string(local)] = std::move(qualified);
+  auto [it, inserted] = m_names.try_emplace(std::string(local), qualified);
+  if (!inserted && !m_fallback) it->second = std::move(qualified);
 }
 
 void ImportTable::add(Node statement) {
+  // A compatibility fallback (`try: from torch.amp import GradScaler` / `except ImportError: from
+  // torch.cuda.amp import GradScaler`, or the else branch of a version test) names what runs only
+  // where the first import fails: the name keeps what it was first imported as.
+  m_fallback = false;
+  for (Node p = statement.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module);
+       p = p.parent()) {
+    if (p.is(NodeKind::except_clause) || p.is(NodeKind::else_clause) || p.is(NodeKind::elif_clause)) {
+      m_fallback = true;
+      break;
+    }
+  }
   if (statement.is(NodeKind::import_statement)) {
     for (std::uint32_t i = 0; i < statement.named_count(); ++i) {
       Node n = statement.named(i);

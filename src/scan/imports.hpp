@@ -2,7 +2,8 @@
 // spellings: after `import torch.nn as nn` and `from torch.utils.data import DataLoader as DL`,
 // qualify("nn.Linear") is "torch.nn.Linear" and qualify("DL") is "torch.utils.data.DataLoader".
 // Imports anywhere in the file count (function-local imports included); relative imports are ignored
-// (they name the project's own modules).
+// (they name the project's own modules). An import in an except, else or elif branch is a
+// compatibility fallback: it does not rebind a name imported before it.
 #pragma once
 
 #include <string>
@@ -26,6 +27,7 @@ class ImportTable {
  private:
   void bind(std::string_view local, std::string qualified);
   std::unordered_map<std::string, std::string> m_names;
+  bool m_fallback = false;  // the statement being added is an except/else/elif branch
 };
 
 // "torch.nn.Linear" starts with package "torch.nn" (component-wise, so "torchvision" does not start

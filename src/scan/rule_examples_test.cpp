@@ -22,7 +22,8 @@ using Key = std::tuple<std::string, int, std::string>;  // (cell, line, id)
 
 fs::path examples_dir() { return fs::path(GPUDOCTOR_SOURCE_DIR) / "tests" / "scan"; }
 
-std::set<Key> expected_markers(const SourceText& src) {
+// `# expect: code.ID` or `# expect: code.ID=SEVERITY` (the finding must carry that severity).
+std::set<Key> expected_markers(const SourceText& src, std::map<Key, std::string>* severities = nullptr) {
   std::set<Key> out;
   std::istringstream in(src.text);
   std::string line;
@@ -32,8 +33,14 @@ std::set<Key> expected_markers(const SourceText& src) {
       std::string id;
       while (ids >> id && id.rfind("code.", 0) == 0) {
         if (id.back() == ',') id.pop_back();
+        std::string severity;
+        if (auto eq = id.find('='); eq != std::string::npos) {
+          severity = id.substr(eq + 1);
+          id.resize(eq);
+        }
         auto loc = src.locate(row, 0);
         out.insert({loc.cell, loc.line, id});
+        if (severities != nullptr && !severity.empty()) (*severities)[{loc.cell, loc.line, id}] = severity;
       }
     }
   }
@@ -74,7 +81,8 @@ TEST(RuleExamples, FindingsMatchExpectMarkers) {
       auto src = load_source(p.string(), display, k_default_max_file_bytes);
       ASSERT_TRUE(src) << src.error().message;
       ++files;
-      auto expected = expected_markers(*src);
+      std::map<Key, std::string> severities;
+      auto expected = expected_markers(*src, &severities);
       bool is_good = p.filename().string().rfind("good_", 0) == 0;
       for (const auto& k : expected) {
         if (is_good) {
@@ -82,7 +90,13 @@ TEST(RuleExamples, FindingsMatchExpectMarkers) {
         }
       }
       std::set<Key> found;
-      for (const auto& f : analyze(*src).findings) found.insert({f.location->cell, f.location->line, f.id});
+      for (const auto& f : analyze(*src).findings) {
+        Key k{f.location->cell, f.location->line, f.id};
+        found.insert(k);
+        if (auto s = severities.find(k); s != severities.end()) {
+          EXPECT_EQ(std::string(facts::to_string(f.severity)), s->second) << display << ": severity of " << show(k);
+        }
+      }
       for (const auto& k : expected) EXPECT_TRUE(found.count(k)) << display << ": not reported: " << show(k);
       for (const auto& k : found) {
         if (std::get<2>(k) == rule_id && !expected.count(k)) ADD_FAILURE() << display << ": unexpected " << show(k);

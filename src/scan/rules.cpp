@@ -31,7 +31,9 @@ constexpr ScanRule k_rules[] = {
       "The code pins the work to the CPU",
       "A model placed on a device bound to \"cpu\", torch.load(map_location=\"cpu\") into a model never moved back, "
       "tf.device(\"/CPU:0\"), tf.config.set_visible_devices([], \"GPU\"), jax_platform_name/JAX_PLATFORMS = \"cpu\", "
-      "Trainer(accelerator=\"cpu\"), pipeline(device=-1)",
+      "Trainer(accelerator=\"cpu\"), pipeline(device=-1). Not reported in a branch of an if, a conditional expression "
+      "or an except clause (a --cpu option, the else of a device test), nor tf.config.set_visible_devices([], "
+      "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there)",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
     {RuleId::silent_cpu_fallback,
      {"code.silent_cpu_fallback", Layer::code, Severity::warning,
@@ -43,19 +45,22 @@ constexpr ScanRule k_rules[] = {
      {"code.visible_devices_after_init", Layer::code, Severity::error,
       "CUDA_VISIBLE_DEVICES is set too late, or set to hide every GPU",
       "os.environ[\"CUDA_VISIBLE_DEVICES\"] (or os.putenv, os.environ.setdefault, %env) assigned after CUDA was "
-      "touched earlier in program order (torch.cuda.*, .cuda(), a cell above), or assigned \"\" or \"-1\"",
+      "touched earlier in program order (torch.cuda.*, .cuda(), a cell above), or assigned \"\" or \"-1\" outside a "
+      "branch (under `if args.device == \"cpu\":` hiding the GPUs is the user's choice)",
       "Set CUDA_VISIBLE_DEVICES in the shell or launcher, or as the first lines before anything touches CUDA; select a "
       "GPU in code with torch.device(\"cuda:N\")"}},
     {RuleId::sync_in_loop,
      {"code.sync_in_loop", Layer::code, Severity::warning,
       "A host-device synchronisation runs every step of the training loop",
       "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, print(tensor) or torch.cuda.synchronize() in the step loop (the "
-      "loop that calls backward()), outside an every-N-steps `if step % N` guard, in a file that uses a GPU",
+      "loop that calls backward()), outside an every-N-steps `if step % N` guard, in a file that uses a GPU. "
+      "`.item()` (one scalar, most often a loss to log) is reported as info",
       "Accumulate on the device (total += loss.detach()) and read values every N steps or once per epoch"}},
     {RuleId::dataloader_single_process,
      {"code.dataloader_single_process", Layer::code, Severity::warning,
       "A DataLoader loads data in the training process (num_workers=0, the default) while feeding a GPU",
-      "DataLoader(...) without num_workers, or with num_workers=0, iterated by a training or device loop",
+      "DataLoader(...) without num_workers, or with num_workers=0, iterated by a training or device loop; not over a "
+      "TensorDataset (batches sliced from tensors in memory)",
       "DataLoader(ds, batch_size=..., num_workers=4, pin_memory=True, persistent_workers=True)"}},
     {RuleId::dataloader_no_pin_memory,
      {"code.dataloader_no_pin_memory", Layer::code, Severity::warning,
@@ -79,13 +84,15 @@ constexpr ScanRule k_rules[] = {
      {"code.deprecated_amp", Layer::code, Severity::warning,
       "torch.cuda.amp.* is deprecated",
       "torch.cuda.amp.autocast, torch.cuda.amp.GradScaler, torch.cuda.amp.custom_fwd/custom_bwd or "
-      "torch.cpu.amp.autocast, used or imported",
+      "torch.cpu.amp.autocast, used or imported; not in an except clause or a branch of a version test (the fallback "
+      "for PyTorch before 2.4)",
       "torch.amp.autocast(\"cuda\", ...) and torch.amp.GradScaler(\"cuda\")"}},
     {RuleId::tensor_created_then_moved,
      {"code.tensor_created_then_moved", Layer::code, Severity::warning,
       "A tensor is created on the CPU and copied to the device, in a loop",
-      "torch.zeros/ones/rand/randn/empty/full/arange/tensor(...) immediately followed by .to(device) or .cuda() inside "
-      "a loop",
+      "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device) or .cuda() inside a "
+      "loop; not torch.tensor(data) (host data must cross anyway), not in __init__ or under a first-time test "
+      "(`if len(state) == 0:`, `if x is None:`)",
       "Create it on the device: torch.zeros(n, device=device)"}},
     {RuleId::cpu_preprocessing_in_loop,
      {"code.cpu_preprocessing_in_loop", Layer::code, Severity::info,
@@ -107,7 +114,7 @@ constexpr ScanRule k_rules[] = {
      {"code.hf_model_not_moved", Layer::code, Severity::error,
       "A from_pretrained() model runs on the CPU: no device_map and never moved",
       "Model.from_pretrained(...) without device_map, called or used to generate() in the same scope with no .to() or "
-      ".cuda() in between",
+      ".cuda() in between; not a submodule (self.x of an nn.Module subclass, moved with its parent)",
       "from_pretrained(name, device_map=\"auto\") or model.to(\"cuda\") before use (inputs too: "
       "inputs.to(model.device))"}},
     {RuleId::sklearn_cpu_only,

@@ -22,6 +22,7 @@ enum class Kind : std::uint8_t {
   optimizer,
   sklearn_estimator,
   pipeline,
+  in_memory_dataset,  // a TensorDataset: batches are slices of tensors already in memory
 };
 
 enum class Placement : std::uint8_t { unknown, host, accelerator };
@@ -36,6 +37,8 @@ struct Symbol {
   bool is_parameter = false;
   bool reported = false;      // one finding per symbol and rule family is enough
   bool state_loaded = false;  // load_state_dict() was called on it
+  bool is_loss = false;       // a loss module (nn.*Loss): not the model being trained
+  bool submodule = false;     // `self.x` of an nn.Module subclass: moved with its parent
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
 };

@@ -61,6 +61,8 @@ constexpr KindName k_kind_names[] = {
     {"comment", NodeKind::comment},
     {"block", NodeKind::block},
     {"else_clause", NodeKind::else_clause},
+    {"elif_clause", NodeKind::elif_clause},
+    {"except_clause", NodeKind::except_clause},
     {"ERROR", NodeKind::error},
 };
 

@@ -62,6 +62,8 @@ enum class NodeKind : std::uint8_t {
   comment,
   block,
   else_clause,
+  elif_clause,
+  except_clause,
   error,
   k_count
 };

@@ -6,7 +6,6 @@ from transformers import pipeline
 
 os.environ["JAX_PLATFORMS"] = "cpu"  # expect: code.hardcoded_cpu
 jax.config.update("jax_platform_name", "cpu")  # expect: code.hardcoded_cpu
-tf.config.set_visible_devices([], "GPU")  # expect: code.hardcoded_cpu
 
 with tf.device("/CPU:0"):  # expect: code.hardcoded_cpu
     model = tf.keras.Sequential([tf.keras.layers.Dense(10)])

@@ -14,7 +14,7 @@ def train(model, loader, optimizer, device, epochs=10):
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            running += loss.item()  # expect: code.sync_in_loop
-            acc = (logits.argmax(1) == y).float().mean().cpu().numpy()  # expect: code.sync_in_loop
-            torch.cuda.synchronize()  # expect: code.sync_in_loop
+            running += loss.item()  # expect: code.sync_in_loop=info
+            acc = (logits.argmax(1) == y).float().mean().cpu().numpy()  # expect: code.sync_in_loop=warning
+            torch.cuda.synchronize()  # expect: code.sync_in_loop=warning
         print(epoch, running, acc)
