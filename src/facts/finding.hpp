@@ -33,7 +33,8 @@ struct SourceLocation {
   std::string file;
   int line = 0;    // 1-based
   int column = 0;  // 1-based
-  std::string cell;  // notebook cell label ("cell 4"), "" for plain files
+  std::string cell;  // notebook cell label ("cell [4]", "code cell 2"), "" for plain files
+  int file_line = 0; // notebooks: the 1-based line of the .ipynb file that stores the cell's line; 0 unknown
   bool operator==(const SourceLocation&) const = default;
 };
 

@@ -45,9 +45,12 @@ nlohmann::json report_to_sarif(const Report& report, std::span<const facts::Find
                         {"message", {{"text", text}}}};
     if (f.location) {
       nlohmann::json region = nlohmann::json::object();
-      // In a notebook the line is the cell's; the file's line is unknown, so only the cell is given.
+      // In a notebook the line is the cell's: the region is the line of the .ipynb file that stores
+      // it (a column there would count JSON escapes, so none is given).
       if (f.location->cell.empty()) {
         region = {{"startLine", std::max(1, f.location->line)}, {"startColumn", std::max(1, f.location->column)}};
+      } else if (f.location->file_line > 0) {
+        region = {{"startLine", f.location->file_line}};
       }
       nlohmann::json physical = {{"artifactLocation", {{"uri", f.location->file}}}};
       if (!region.empty()) physical["region"] = region;

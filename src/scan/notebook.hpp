@@ -1,8 +1,11 @@
-// Jupyter notebooks: the code cells of an .ipynb (nbformat 4) as one Python text. IPython syntax that
+// Jupyter notebooks: the code cells of an .ipynb (nbformat 4, or 3 with its worksheets) as one Python text. IPython syntax that
 // is not Python is neutralised without moving any position: a line magic or shell escape (`%pip`,
 // `!nvidia-smi`) becomes a comment in place, `x = !ls` keeps the assignment with a placeholder value,
 // and a cell magic other than the timing ones (`%%bash`, `%%writefile`) comments out its whole cell.
-// Markdown and raw cells are skipped but counted, so "cell 4" is the fourth cell the user sees.
+// Lines that continue an expression (inside brackets, a triple-quoted string, after a backslash) are
+// Python whatever they start with. Markdown and raw cells are skipped. A cell is labelled as Jupyter
+// shows it: "cell [7]" by its execution count, "code cell 3" by its place among the code cells when
+// it never ran.
 #pragma once
 
 #include <string>
@@ -13,7 +16,7 @@
 
 namespace gpudoctor::scan {
 
-// Errors (code invalid): not JSON, no "cells" array (nbformat 3 and older), not a Python kernel.
+// Errors (code invalid): not JSON, no cells (nor nbformat 3 worksheets), not a Python kernel.
 // Cells with missing or malformed fields are skipped with a note.
 sys::Expected<SourceText> notebook_source(const std::string& display, std::string_view json_text);
 

@@ -63,8 +63,8 @@ TEST(ScanCli, WarningsOnlyExitZeroAndUsageErrorsExitTwo) {
 TEST(ScanCli, NotebookLocationsNameTheCell) {
   auto r = run("scan --color never " + example("visible_devices_after_init/bad_notebook.ipynb"));
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("bad_notebook.ipynb:cell 4:line 1:1: code.visible_devices_after_init"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("bad_notebook.ipynb:cell 5:line 2:1: code.visible_devices_after_init"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad_notebook.ipynb:cell [3]:line 1:1: code.visible_devices_after_init"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bad_notebook.ipynb:cell [4]:line 2:1: code.visible_devices_after_init"), std::string::npos) << r.out;
 }
 
 TEST(ScanCli, ExplainPrintsTheRuleDoc) {

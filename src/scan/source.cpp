@@ -21,6 +21,7 @@ facts::SourceLocation SourceText::locate(int row, int column) const {
   --it;
   loc.cell = it->label;
   loc.line = row - it->first_row + 1;
+  if (static_cast<std::size_t>(loc.line) <= it->file_lines.size()) loc.file_line = it->file_lines[static_cast<std::size_t>(loc.line - 1)];
   return loc;
 }
 

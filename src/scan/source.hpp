@@ -16,8 +16,11 @@
 namespace gpudoctor::scan {
 
 struct CellSpan {
-  std::string label;  // "cell 4": the cell's 1-based position among all cells, as Jupyter lists them
+  // What Jupyter shows beside the cell: "cell [7]" (its execution count) when it ran, else "code
+  // cell 3" (its place among the code cells).
+  std::string label;
   int first_row = 0;  // 0-based row in SourceText::text where the cell's source starts
+  std::vector<int> file_lines;  // 1-based line in the .ipynb file of each of the cell's lines
 };
 
 // A line-magic the neutralisation turned into a comment that still means something to a rule
