@@ -221,7 +221,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::class_definition: m_classes.emplace_back(n.field(Field::name).text()); break;
     case NodeKind::for_statement: enter_for(n); break;
     case NodeKind::while_statement:
-      m_loops.push_back({n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, ""});
+      m_loops.push_back({n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, "", -1, false});
       m_loop_index.push_back(-1);
       break;
     case NodeKind::if_statement: enter_if(n); break;
@@ -229,6 +229,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::call: on_call(n); break;
     case NodeKind::assert_statement:
     case NodeKind::raise_statement: collect_announced(n); break;
+    case NodeKind::return_statement: on_return(n); break;
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
@@ -256,10 +257,16 @@ void Analyzer::leave(Node n) {
     case NodeKind::function_definition:
       if (m_scopes.size() > 1) m_scopes.pop_back();
       if (!m_functions.empty()) m_functions.pop_back();
+      if (!m_function_nodes.empty()) m_function_nodes.pop_back();
       break;
     case NodeKind::for_statement:
     case NodeKind::while_statement:
       if (!m_loops.empty() && m_loops.back().start_byte == n.start_byte()) {
+        // A loader feeds the GPU when the loop over it moves its batches or runs a model.
+        const LoopState& done = m_loop_index.back() >= 0 ? m_all_loops[static_cast<std::size_t>(m_loop_index.back())] : m_loops.back();
+        if (m_loops.back().loader >= 0 && m_ff.uses_device && (done.moved_row >= 0 || done.model_called || m_loops.back().model_called)) {
+          m_loaders[static_cast<std::size_t>(m_loops.back().loader)].fed_gpu_loop = true;
+        }
         m_loops.pop_back();
         m_loop_index.pop_back();
       }
@@ -272,8 +279,31 @@ void Analyzer::leave(Node n) {
   }
 }
 
+std::string_view Analyzer::function_name() const {
+  return m_function_nodes.empty() ? std::string_view() : m_function_nodes.back().field(Field::name).text();
+}
+
+bool Analyzer::in_module_method() const {
+  if (m_function_nodes.empty() || m_classes.empty()) return false;
+  Node cls = m_function_nodes.back().parent();
+  if (cls.is(NodeKind::block)) cls = cls.parent();
+  return cls.is(NodeKind::class_definition) && m_ff.module_classes.count(std::string(cls.field(Field::name).text())) > 0;
+}
+
+bool Analyzer::in_forward() const {
+  auto name = function_name();
+  if (name == "forward") return true;
+  // torch.autograd.Function's static forward/backward.
+  return name == "backward" && !m_classes.empty();
+}
+
 void Analyzer::enter_function(Node n) {
   m_functions.push_back(n.start_byte());
+  m_function_nodes.push_back(n);
+  if (n.field(Field::name).text() == "__init__") {
+    m_self_moved_row = -1;
+    m_self_move_reported = false;
+  }
   Scope s;
   s.is_function = true;
   Node params = n.field(Field::arguments);  // "parameters" is not a field we map; fall back below
@@ -311,7 +341,7 @@ void Analyzer::enter_if(Node n) {
 }
 
 void Analyzer::enter_for(Node n) {
-  LoopState loop{n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, ""};
+  LoopState loop{n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, "", -1, false};
   Node left = n.field(Field::left), iter = n.field(Field::right);
   bool enumerated = false;
   for (int guard = 0; guard < 4 && iter.is(NodeKind::call); ++guard) {
@@ -327,15 +357,17 @@ void Analyzer::enter_for(Node n) {
   bool from_loader = src.kind == Kind::dataloader;
   if (from_loader && src.loader >= 0) {
     auto& rec = m_loaders[static_cast<std::size_t>(src.loader)];
-    if (m_ff.uses_device) rec.fed_gpu_loop = true;
+    loop.loader = src.loader;
     if (rec.collate || rec.opaque) from_loader = false;  // batches may already be on the device
   }
   // A training step loop over something we cannot type (a function parameter `loader`) still
   // yields batches; a range() or a literal does not.
   const Symbol* bound = (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ? lookup(iter.text()) : nullptr;
-  bool untyped_step_source = loop.step && src.kind == Kind::unknown &&
+  // So does any loop over a name that says it is a loader (`val_loader`, `self.test_dataloader`).
+  bool named_loader = last_component(iter.text()).find("loader") != std::string_view::npos;
+  bool untyped_step_source = (loop.step || named_loader) && src.kind == Kind::unknown &&
                              (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
-                             (bound == nullptr || bound->is_parameter);
+                             (bound == nullptr || bound->is_parameter || named_loader);
   loop.binds_batches = from_loader || untyped_step_source;
   int index = -1;
   if (loop.binds_batches) {
@@ -428,6 +460,11 @@ void Analyzer::on_assignment(Node n) {
     return;
   }
   Symbol value = infer(right);
+  if (!m_function_nodes.empty() && value.kind != Kind::module && mentions_parameter(right)) {
+    value.from_param = true;
+    value.from_shape = mentions_input_shape(right);
+  }
+  if (left.is(NodeKind::attribute)) check_module_attribute(left, right, value);
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
   if (old != nullptr && old->kind == Kind::batch && value.placement == Placement::accelerator && old->loop >= 0) {
@@ -437,7 +474,17 @@ void Analyzer::on_assignment(Node n) {
 }
 
 void Analyzer::on_expression_statement(Node n) {
-  if (n.named_count() != 1 || !n.named(0).is(NodeKind::call)) return;
+  // In a notebook, a cell's last expression is displayed: `device` alone shows which device was
+  // chosen, `y.cpu()` shows the values (nothing is thrown away).
+  bool displayed = false;
+  if (!m_src.cells.empty() && n.parent().is(NodeKind::module)) {
+    Node next(ts_node_next_named_sibling(n.raw()), m_src.text);
+    displayed = !next.valid() || m_src.locate(next.row(), 0).cell != m_src.locate(n.row(), 0).cell;
+    if (n.named_count() == 1 && (n.named(0).is(NodeKind::identifier) || n.named(0).is(NodeKind::attribute))) {
+      m_announced.insert(std::string(n.named(0).text()));
+    }
+  }
+  if (displayed || n.named_count() != 1 || !n.named(0).is(NodeKind::call)) return;
   Node call = n.named(0);
   Node fn = call.field(Field::function);
   if (!fn.is(NodeKind::attribute)) return;

@@ -39,6 +39,10 @@ void Analyzer::on_call(Node call) {
   std::string_view last = last_component(q);
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
+  check_module_ctor(call, q);
+  check_host_factory(call, q);
+  check_joined(call, q);
+  check_mixed_call(call, q);
   // is_available() counts: it initialises the driver, which fixes the visible device list (P06).
   if (starts_with_package(q, "torch.cuda") && !starts_with_package(q, "torch.cuda.amp")) touch_cuda(call);
 
@@ -87,7 +91,9 @@ void Analyzer::on_call(Node call) {
   }
   if (q == "tensorflow.device") {
     auto v = string_value(positional(call, 0));
-    if (v && (v->find("CPU") != std::string_view::npos || v->find("cpu") != std::string_view::npos) && !under_choice(call)) {
+    // A helper that returns the CPU device (`def cpu(): return tf.device("/CPU:0")`) offers it.
+    if (v && (v->find("CPU") != std::string_view::npos || v->find("cpu") != std::string_view::npos) && !under_choice(call) &&
+        !call.parent().is(NodeKind::return_statement)) {
       emit(RuleId::hardcoded_cpu, call, fmt::format("tf.device(\"{}\") pins the ops in this scope to the CPU", *v));
     }
   }
@@ -116,13 +122,16 @@ void Analyzer::on_call(Node call) {
   }
   if (q == "torch.load") {
     Node ml = keyword(call, "map_location");
-    if (ml.valid() && is_cpu_device(ml.field(Field::value)) && !under_choice(call)) m_cpu_map_locations.push_back(ml);
+    if (ml.valid() && is_cpu_device(ml.field(Field::value)) && !under_choice(call)) {
+      m_cpu_map_locations.push_back({ml, m_functions.empty() ? k_module_level : m_functions.back()});
+    }
   }
   if (last == "DataLoader" && (starts_with_package(q, "torch") || q == "DataLoader")) {
     LoaderRecord rec;
     rec.call = call;
     Node nw = keyword(call, "num_workers");
-    rec.workers_unset_or_zero = !nw.valid() || nw.field(Field::value).text() == "0";
+    // num_workers=0 written out is a choice (tiny data, a debugger, a notebook on Windows).
+    rec.workers_unset_or_zero = !nw.valid();
     Node pin = keyword(call, "pin_memory");
     rec.pin_memory = pin.valid() && !pin.field(Field::value).is(NodeKind::false_);
     rec.opaque = has_splat(call);
@@ -174,8 +183,10 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   if (in_gpu_step_loop() && call.field(Field::arguments).named_count() == 0) {
     for (auto m : k_sync_methods) {
       if (method != m) continue;
-      // A value known to be on the host (a batch not yet moved) has nothing to wait for.
-      if (infer(object).placement == Placement::host) break;
+      // A value known to be on the host (a batch not yet moved) has nothing to wait for; a
+      // module's .cpu() moves it.
+      Symbol of = infer(object);
+      if (of.placement == Placement::host || of.kind == Kind::module || of.kind == Kind::hf_model) break;
       auto& f = emit(RuleId::sync_in_loop, call,
                      fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
                                  snippet(object, 30), method));
@@ -185,12 +196,47 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     }
   }
   if (method == "cuda") touch_cuda(call);
+  // self.cuda() in a module's __init__: submodules assigned after it stay behind.
+  if (object.text() == "self" && function_name() == "__init__" && in_module_method() && m_self_moved_row < 0 &&
+      moves_to_accelerator(call, method)) {
+    m_self_moved_row = call.row();
+  }
+  // self.layers.append(nn.Linear(...)) onto a plain list made in __init__.
+  if (method == "append" && function_name() == "__init__") {
+    auto it = m_plain_lists.find(std::string(object.text()));
+    Node item = positional(call, 0);
+    if (it != m_plain_lists.end() && item.valid() && infer(item).kind == Kind::module && !registers_by_hand(call)) {
+      emit(RuleId::module_not_registered, it->second,
+           fmt::format("`{}` is a plain Python list, and layers are appended to it at {}: the module does not register "
+                       "them, so .to(device) leaves them on the CPU and the optimizer never sees their weights",
+                       it->first, where(call.row())),
+           {snippet(call, 80)}, fmt::format("{} = nn.ModuleList()", it->first));
+      m_plain_lists.erase(it);
+    }
+  }
   if (method == "to" && string_value(positional(call, 0)).value_or("").substr(0, 4) == "cuda") touch_cuda(call);
 
-  // A freshly created CPU tensor copied to the device, in a loop.
-  if ((method == "to" || method == "cuda") && in_loop() && object.is(NodeKind::call) && moves_to_accelerator(call, method)) {
+  // A freshly created CPU tensor copied to the device, in a loop or in forward() (every step).
+  // `torch.FloatTensor(n).fill_(0).to(dev)` is the same thing through an in-place fill.
+  Node made_by = object;
+  while (made_by.is(NodeKind::call) && made_by.field(Field::function).is(NodeKind::attribute)) {
+    auto m = made_by.field(Field::function).field(Field::attribute).text();
+    if (m != "fill_" && m != "zero_" && m != "float" && m != "long" && m != "bool" && m != "half" && m != "normal_" &&
+        m != "uniform_") {
+      break;
+    }
+    made_by = made_by.field(Field::function).field(Field::object);
+  }
+  // The loop must be one that runs steps (it calls backward() or walks a DataLoader's batches): a
+  // loop of ten samples drawn for a plot is no cost.
+  bool step_loop = false;
+  for (int idx : m_loop_index) step_loop = step_loop || idx >= 0;
+  step_loop = step_loop || in_step_loop();
+  if ((method == "to" || method == "cuda") && (step_loop || in_forward()) && made_by.is(NodeKind::call) &&
+      moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
     // (from_numpy, stack, cat, as_tensor) has to be copied anyway.
+    object = made_by;
     std::string q = qualified_callee(object);
     std::string_view factory = last_component(q);
     Symbol made = infer(object);
@@ -201,9 +247,12 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
         factory != "stack" && factory != "cat" && factory != "as_tensor" && factory != "tensor" &&
         !runs_once_per_loop(call)) {
       emit(RuleId::tensor_created_then_moved, call,
-           fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, on every pass "
-                       "of the loop at {}",
-                       q, method, where(m_loops.back().row)),
+           step_loop && in_loop() ? fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, on "
+                                   "every pass of the loop at {}",
+                                   q, method, where(m_loops.back().row))
+                     : fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, at "
+                                   "every call of {}()",
+                                   q, method, function_name()),
            {}, fmt::format("{}(..., device=device)", q));
     }
   }
@@ -224,7 +273,9 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     }
     return;
   }
-  // Modules move in place: model.to(device) places `model` whatever is done with the result.
+  // Modules and a tokenizer's BatchEncoding move in place: model.to(device) places `model`
+  // whatever is done with the result.
+  if (target->kind == Kind::encoding && moves_to_accelerator(call, method)) target->placement = Placement::accelerator;
   if ((target->kind == Kind::module || target->kind == Kind::hf_model) &&
       (method == "to" || method == "cuda" || method == "cpu")) {
     Node dev = positional(call, 0);
@@ -247,6 +298,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   if (target->kind == Kind::module && method == "load_state_dict") {
     target->state_loaded = true;
     m_state_loaded = true;
+    m_state_loaded_in.insert(m_functions.empty() ? k_module_level : m_functions.back());
   }
   if (target->kind == Kind::batch && moves_to_accelerator(call, method) && target->loop >= 0) {
     auto& loop = m_all_loops[static_cast<std::size_t>(target->loop)];
@@ -280,6 +332,28 @@ void Analyzer::report_cpu_device(Node dev, Node object, Node call) {
 }
 
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
+  // A module that certainly stays on the CPU (built or returned here, never moved) given a tensor
+  // that was moved: the model was forgotten.
+  if (callee.kind == Kind::module && callee.placement == Placement::host && !callee.submodule && !callee.is_parameter &&
+      !callee.reported && !callee.is_loss) {
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      Symbol in = infer(a);
+      // `x.to(device)` of anything but a module is a tensor on the device.
+      if (in.placement != Placement::accelerator || in.kind == Kind::module || in.kind == Kind::hf_model ||
+          in.kind == Kind::device) {
+        continue;
+      }
+      if (Symbol* s = lookup(callee_name)) s->reported = true;
+      emit_at(RuleId::model_not_moved, callee.row, callee.column,
+              fmt::format("`{}` is never moved to the device, but at {} it gets `{}`, which is on it: \"Input type "
+                          "(torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same\"",
+                          callee_name, where(call.row()), snippet(a, 30)),
+              {snippet(call, 80)}, fmt::format("{}.to(device) before the first call", callee_name));
+      break;
+    }
+  }
   if (callee.kind == Kind::hf_model && callee.placement != Placement::accelerator && !callee.reported &&
       !callee.submodule) {
     Symbol* s = lookup(callee_name);
@@ -293,6 +367,10 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
   // (`self.stub`, an RPC proxy, a tokenizer) may want host tensors: not judged.
   bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter || functional;
   if (!model_like) return;
+  for (auto& l : m_loops) l.model_called = true;
+  for (int idx : m_loop_index) {
+    if (idx >= 0) m_all_loops[static_cast<std::size_t>(idx)].model_called = true;
+  }
   if ((callee.kind == Kind::module || callee.kind == Kind::hf_model) && m_loop_index.size() > 0) {
     for (int idx : m_loop_index) {
       if (idx >= 0 && m_module_used_in_loader_loop_row < 0) m_module_used_in_loader_loop_row = call.row();
@@ -310,6 +388,19 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
   if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);
   if (!arg.is(NodeKind::identifier)) return;
   Symbol* b = lookup(arg.text());
+  bool on_device_model = (callee.kind == Kind::module || callee.kind == Kind::hf_model) &&
+                         callee.placement == Placement::accelerator;
+  // Tensors made here on the host (a tokenizer's output, from_numpy, a factory without device=)
+  // given to a model that was moved.
+  if (b != nullptr && (b->kind == Kind::tensor || b->kind == Kind::encoding) && b->placement == Placement::host &&
+      b->made_here && !b->reported && on_device_model) {
+    b->reported = true;
+    emit(RuleId::inputs_not_moved, arg,
+         fmt::format("`{}` is made on the CPU (at {}) and given to `{}`, which was moved to the device at {}",
+                     arg.text(), where(b->row), callee_name, where(callee.moved_row)),
+         {snippet(arg.parent(), 80)}, fmt::format("{} = {}.to(device)", arg.text(), arg.text()));
+    return;
+  }
   if (b == nullptr || b->kind != Kind::batch || b->reported || b->loop < 0) return;
   const LoopState& loop = m_all_loops[static_cast<std::size_t>(b->loop)];
   std::string evidence;

@@ -40,7 +40,7 @@ void Analyzer::finish() {
   bool gpu_file = m_ff.uses_device;
   for (const auto& rec : m_loaders) {
     if (rec.opaque) continue;
-    bool feeds = rec.fed_gpu_loop || (gpu_file && trains);
+    bool feeds = rec.fed_gpu_loop;
     if (feeds && rec.workers_unset_or_zero && !rec.in_memory) {
       emit(RuleId::dataloader_single_process, rec.call,
            "This DataLoader loads and collates every batch in the training process (num_workers=0): the GPU waits "
@@ -64,9 +64,12 @@ void Analyzer::finish() {
          others);
   }
 
+  // The checkpoint mapped to the CPU fills a module built in the same function (a method that fills
+  // `self` leaves the move to whoever moves the module).
   if (!m_module_on_accelerator) {
     if (m_state_loaded) {
-      for (Node ml : m_cpu_map_locations) {
+      for (auto [ml, fn] : m_cpu_map_locations) {
+        if (!m_state_loaded_in.count(fn)) continue;
         emit(RuleId::hardcoded_cpu, ml,
              "The checkpoint is loaded with map_location=\"cpu\" and the model it fills is never moved to a device "
              "afterwards: it stays on the CPU",

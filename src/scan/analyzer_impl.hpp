@@ -23,6 +23,8 @@ struct LoopState {
   bool binds_batches = false;    // its targets are batches from a loader
   int moved_row = -1;            // a part of its batch was moved to a device here
   std::string source;            // the iterable's text, for messages
+  int loader = -1;               // the DataLoader record it iterates, or -1
+  bool model_called = false;     // a model is called in its body
 };
 
 struct LoaderRecord {
@@ -31,7 +33,7 @@ struct LoaderRecord {
   bool pin_memory = false;
   bool opaque = false;           // **kwargs: we cannot know the options
   bool collate = false;          // collate_fn: may already place batches on the device
-  bool fed_gpu_loop = false;
+  bool fed_gpu_loop = false;     // a loop over it moves its batches or calls a model, in a file that uses a device
   bool in_memory = false;        // its dataset is a TensorDataset: nothing to load or decode
 };
 
@@ -81,6 +83,23 @@ class Analyzer {
   // Between `at` and its innermost loop, an if that runs once (`if len(state) == 0:`, `if x is
   // None:`, `if not initialised:`), or a function that runs once per object (__init__).
   bool runs_once_per_loop(Node at) const;
+  // The innermost enclosing function's name ("" at module level), and whether it is a method of an
+  // nn.Module subclass defined in this file.
+  std::string_view function_name() const;
+  bool in_module_method() const;
+  // forward() of a module, or forward/backward of an autograd.Function: runs at every step.
+  bool in_forward() const;
+
+  // The rules about modules' structure and tensors' devices inside functions (analyzer_structure.cpp).
+  void on_return(Node n);
+  void check_module_attribute(Node left, Node right, Symbol& value);
+  void check_module_ctor(Node call, std::string_view q);
+  void check_host_factory(Node call, std::string_view q);
+  void check_joined(Node call, std::string_view q);
+  void check_mixed_call(Node call, std::string_view q);
+  bool mentions_parameter(Node expr);
+  bool registers_by_hand(Node at) const;  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
+  bool mentions_input_shape(Node expr);  // x.shape / x.size() / x.numel() of such a value, or a size computed from one
 
   // analyzer_infer.cpp
   Symbol infer(Node expr, int depth = 0);
@@ -118,10 +137,16 @@ class Analyzer {
   std::vector<int> m_loop_index;      // m_loops[i] -> index into m_all_loops, or -1
   std::vector<std::uint32_t> m_functions;  // start bytes of the enclosing function definitions
   std::vector<std::string> m_classes;      // names of the enclosing class definitions
+  std::vector<Node> m_function_nodes;      // the enclosing function definitions
+  std::unordered_map<std::string, Symbol> m_returns;  // what a function of this file returns
+  std::unordered_map<std::string, Node> m_plain_lists;  // self.x = [] / {} in a module's __init__
+  int m_self_moved_row = -1;               // self.cuda() / self.to(device) in the current __init__
+  bool m_self_move_reported = false;
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
   std::vector<LoaderRecord> m_loaders;
   std::vector<Candidate> m_fallbacks;
-  std::vector<Node> m_cpu_map_locations;
+  std::vector<std::pair<Node, std::uint32_t>> m_cpu_map_locations;  // with the function they are in
+  std::unordered_set<std::uint32_t> m_state_loaded_in;  // functions that load_state_dict() into a local module
   std::unordered_set<std::string> m_announced;  // names printed, logged, asserted or warned about
   bool m_module_on_accelerator = false;
   bool m_state_loaded = false;  // load_state_dict() into a module symbol somewhere

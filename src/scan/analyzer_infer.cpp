@@ -18,7 +18,13 @@ constexpr std::string_view k_same_kind_methods[] = {"float",   "half",   "double
                                                     "bool",    "detach", "contiguous", "clone",  "squeeze",
                                                     "unsqueeze", "view", "reshape", "permute",   "transpose",
                                                     "flatten", "requires_grad_", "eval", "train", "bfloat16",
-                                                    "type",    "share_memory"};
+                                                    "type",    "share_memory", "t",      "fill_",   "zero_",
+                                                    "expand",  "repeat", "masked_fill", "abs",   "exp"};
+
+// torch functions whose result is a tensor placed like their first argument.
+constexpr std::string_view k_tensor_functions[] = {"triu", "tril", "where", "exp", "log", "sqrt", "abs", "sigmoid",
+                                                   "tanh", "matmul", "mm", "bmm", "outer", "flip", "roll", "cumsum",
+                                                   "diag", "transpose", "reshape", "unsqueeze", "squeeze"};
 
 // scikit-learn estimators that cuML implements on the GPU (https://docs.rapids.ai/api/cuml/stable/api/).
 constexpr std::string_view k_cuml_estimators[] = {
@@ -179,7 +185,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     if (method == "to" || method == "cuda" || method == "cpu") {
       Symbol base = infer(object, depth + 1);
       if (base.kind == Kind::module || base.kind == Kind::hf_model || base.kind == Kind::tensor ||
-          base.kind == Kind::batch) {
+          base.kind == Kind::batch || base.kind == Kind::encoding) {
         out = base;
         if (out.kind == Kind::batch) out.kind = Kind::tensor;
         if (method == "cpu" || (method == "to" && is_cpu_device(positional(call, 0)))) {
@@ -196,6 +202,10 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     if (one_of(method, k_same_kind_methods)) return infer(object, depth + 1);
     if (method == "from_pretrained") {
       std::string cls(last_component(m_ff.imports.qualify(object.text())));
+      if (cls.find("Tokenizer") != std::string::npos || cls.find("Processor") != std::string::npos) {
+        out.kind = Kind::tokenizer;
+        return out;
+      }
       if (is_hf_model_class(cls)) {
         out.kind = Kind::hf_model;
         out.placement = keyword(call, "device_map").valid() || keyword(call, "device").valid() ? Placement::accelerator
@@ -236,18 +246,38 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       q == "timm.create_model") {
     out.kind = Kind::module;
     out.placement = Placement::host;
-    out.is_loss = torch_module_ctor && last.ends_with("Loss");
+    out.is_loss = last.ends_with("Loss");
     return out;
   }
   if (last == "TensorDataset") {
     out.kind = Kind::in_memory_dataset;
     return out;
   }
-  if (starts_with_package(q, "torch") && q.find('.') == 5 && one_of(last, k_tensor_factories)) {
+  const bool torch_direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
+  const bool legacy_ctor = torch_direct && last.size() > 6 && last.substr(last.size() - 6) == "Tensor";
+  if (torch_direct && (one_of(last, k_tensor_factories) || legacy_ctor)) {
     out.kind = Kind::tensor;
     Node dev = keyword(call, "device");
     out.placement = dev.valid() && !is_cpu_device(dev.field(Field::value)) ? Placement::accelerator : Placement::host;
+    out.made_here = !dev.valid();
+    if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device
+      out.placement = Placement::unknown;
+      out.made_here = false;
+    }
+    // torch.stack/cat of tensors that are somewhere else: placed like them.
+    if ((last == "stack" || last == "cat") && !dev.valid()) {
+      out.placement = Placement::unknown;
+      out.made_here = false;
+    }
     return out;
+  }
+  if (torch_direct && one_of(last, k_tensor_functions)) {
+    Symbol first = infer(positional(call, 0), depth + 1);
+    if (first.kind == Kind::tensor) {
+      out = first;
+      out.row = -1;
+      return out;
+    }
   }
   if (starts_with_package(q, "torch.optim") && !last.empty() && last[0] >= 'A' && last[0] <= 'Z') {
     out.kind = Kind::optimizer;
@@ -261,9 +291,36 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.kind = Kind::pipeline;
     return out;
   }
-  // Calling a module gives its output, placed where the module is.
+  // A function of this file that returns a module: what it returns.
+  if (fn.is(NodeKind::identifier)) {
+    auto r = m_returns.find(std::string(fn.text()));
+    if (r != m_returns.end() && lookup(fn.text()) == nullptr) {
+      out = r->second;
+      out.row = out.column = -1;
+      out.reported = false;
+      return out;
+    }
+  }
+  // Calling a module gives its output, placed where the module is; a tokenizer asked for PyTorch
+  // tensors makes them on the CPU.
   if (fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute)) {
     const Symbol* callee = lookup(fn.text());
+    // A model passed in (a parameter), called with a tensor on the device: its output is there too.
+    if (callee != nullptr && callee->is_parameter && callee->kind == Kind::unknown) {
+      Node first = positional(call, 0);
+      Symbol in = first.valid() ? infer(first, depth + 1) : Symbol{};
+      if ((in.kind == Kind::tensor || in.kind == Kind::batch) && in.placement == Placement::accelerator) {
+        out.kind = Kind::tensor;
+        out.placement = Placement::accelerator;
+        return out;
+      }
+    }
+    if (callee != nullptr && callee->kind == Kind::tokenizer && string_value(keyword(call, "return_tensors").field(Field::value)).value_or("") == "pt") {
+      out.kind = Kind::encoding;
+      out.placement = Placement::host;
+      out.made_here = true;
+      return out;
+    }
     if (callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model)) {
       // On an accelerator if the module is; otherwise unknown: a loss module has no parameters and
       // its output lives where its inputs do.

@@ -9,7 +9,7 @@ using facts::Severity;
 
 constexpr ScanRule k_rules[] = {
     {RuleId::no_device_placement,
-     {"code.no_device_placement", Layer::code, Severity::error,
+     {"code.no_device_placement", Layer::code, Severity::info,
       "A model is trained or run but nothing in the file is ever placed on an accelerator",
       "A file that builds a torch nn.Module and trains it (a loop calling backward()) or runs it over a DataLoader, "
       "with no .to(device), .cuda(), device= or device_map anywhere",
@@ -36,7 +36,7 @@ constexpr ScanRule k_rules[] = {
       "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there)",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
     {RuleId::silent_cpu_fallback,
-     {"code.silent_cpu_fallback", Layer::code, Severity::warning,
+     {"code.silent_cpu_fallback", Layer::code, Severity::info,
       "The device falls back to CPU when CUDA is unavailable, and nothing says so",
       "`\"cuda\" if torch.cuda.is_available() else \"cpu\"` (or the if/else form) whose result is never printed, "
       "logged, asserted or warned about",
@@ -50,17 +50,18 @@ constexpr ScanRule k_rules[] = {
       "Set CUDA_VISIBLE_DEVICES in the shell or launcher, or as the first lines before anything touches CUDA; select a "
       "GPU in code with torch.device(\"cuda:N\")"}},
     {RuleId::sync_in_loop,
-     {"code.sync_in_loop", Layer::code, Severity::warning,
+     {"code.sync_in_loop", Layer::code, Severity::info,
       "A host-device synchronisation runs every step of the training loop",
       "`.item()`, `.cpu()`, `.numpy()`, `.tolist()`, print(tensor) or torch.cuda.synchronize() in the step loop (the "
       "loop that calls backward()), outside an every-N-steps `if step % N` guard, in a file that uses a GPU. "
       "`.item()` (one scalar, most often a loss to log) is reported as info",
       "Accumulate on the device (total += loss.detach()) and read values every N steps or once per epoch"}},
     {RuleId::dataloader_single_process,
-     {"code.dataloader_single_process", Layer::code, Severity::warning,
+     {"code.dataloader_single_process", Layer::code, Severity::info,
       "A DataLoader loads data in the training process (num_workers=0, the default) while feeding a GPU",
-      "DataLoader(...) without num_workers, or with num_workers=0, iterated by a training or device loop; not over a "
-      "TensorDataset (batches sliced from tensors in memory)",
+      "DataLoader(...) without num_workers, iterated by a loop that moves its batches to a device or feeds them to a "
+      "model there; not over a TensorDataset (batches sliced from tensors in memory), not when num_workers=0 is "
+      "written out (a choice)",
       "DataLoader(ds, batch_size=..., num_workers=4, pin_memory=True, persistent_workers=True)"}},
     {RuleId::dataloader_no_pin_memory,
      {"code.dataloader_no_pin_memory", Layer::code, Severity::warning,
@@ -69,7 +70,7 @@ constexpr ScanRule k_rules[] = {
       "pageable memory the copy is synchronous anyway",
       "DataLoader(..., pin_memory=True)"}},
     {RuleId::dataparallel,
-     {"code.dataparallel", Layer::code, Severity::warning,
+     {"code.dataparallel", Layer::code, Severity::info,
       "nn.DataParallel is used; DistributedDataParallel is much faster, even on one node",
       "A call of torch.nn.DataParallel",
       "One process per GPU with torchrun and DistributedDataParallel(model, device_ids=[local_rank])"}},
@@ -123,6 +124,40 @@ constexpr ScanRule k_rules[] = {
       "fit() on a scikit-learn estimator that cuML implements on the GPU (random forests, k-means, DBSCAN, PCA, "
       "t-SNE, linear and logistic regression, SVMs, nearest neighbours)",
       "cuML estimators, or run unchanged under `python -m cuml.accel script.py`; XGBoost/LightGBM GPU modes"}},
+    {RuleId::model_not_moved,
+     {"code.model_not_moved", Layer::code, Severity::error,
+      "The model stays on the CPU while its inputs are on the GPU",
+      "A module built or returned by a function in this file (never moved there) called with a tensor that was moved "
+      "to a device; or self.cuda() / self.to(device) in __init__ before submodules are assigned (they stay behind)",
+      "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
+      "or leave the move to the caller"}},
+    {RuleId::module_built_in_forward,
+     {"code.module_built_in_forward", Layer::code, Severity::error,
+      "A layer with weights is built inside forward(): it is new, untrained and on the CPU at every call",
+      "A torch.nn layer with parameters (Linear, Conv*, *Norm, Embedding, RNNs, attention) constructed in the forward() "
+      "of an nn.Module subclass, not assigned to self",
+      "Build it once in __init__ (self.conv = nn.Conv2d(...); a list of them in nn.ModuleList) and call it in "
+      "forward(); for a stateless op use torch.nn.functional"}},
+    {RuleId::module_not_registered,
+     {"code.module_not_registered", Layer::code, Severity::error,
+      "Layers or parameters the module never registers: .to(), .cuda(), state_dict() and the optimizer skip them",
+      "In __init__ of an nn.Module subclass: layers kept in a plain list or dict (self.layers = [nn.Linear(...)], or "
+      "appended to one), or self.w = nn.Parameter(...).cuda() / .to(...) (the move returns a plain tensor)",
+      "nn.ModuleList([...]) / nn.ModuleDict({...}); self.w = nn.Parameter(torch.randn(n, device=device)) or move "
+      "the whole module afterwards"}},
+    {RuleId::tensor_attribute_not_buffer,
+     {"code.tensor_attribute_not_buffer", Layer::code, Severity::warning,
+      "A tensor kept as a plain attribute of a module: model.to(device) leaves it on the CPU",
+      "self.x = <tensor> in __init__ of an nn.Module subclass (a mask, a table, a constant), not a buffer or a "
+      "parameter, and never moved in the file; a 0-dim tensor from a Python number is fine (it mixes with any device)",
+      "self.register_buffer(\"x\", tensor, persistent=False), so it moves with the module"}},
+    {RuleId::tensor_created_without_device,
+     {"code.tensor_created_without_device", Layer::code, Severity::warning,
+      "A tensor built from an input's shape is created on the CPU, whatever device the input is on",
+      "torch.zeros/ones/empty/full/rand*/arange/linspace/eye(...) without device= in a function of a file that uses "
+      "a GPU, when its size is read off an input tensor (x.shape, x.size(), x.numel()) or it is joined "
+      "(torch.cat/stack) with them; not in __init__, datasets or collate functions",
+      "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

@@ -30,6 +30,11 @@ enum class RuleId {
   hf_trainer_cpu,
   hf_model_not_moved,
   sklearn_cpu_only,
+  model_not_moved,
+  module_built_in_forward,
+  module_not_registered,
+  tensor_attribute_not_buffer,
+  tensor_created_without_device,
   k_count
 };
 

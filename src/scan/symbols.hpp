@@ -23,6 +23,8 @@ enum class Kind : std::uint8_t {
   sklearn_estimator,
   pipeline,
   in_memory_dataset,  // a TensorDataset: batches are slices of tensors already in memory
+  tokenizer,          // a transformers tokenizer or processor: its tensors are made on the CPU
+  encoding,           // what a tokenizer returns (BatchEncoding): .to(device) moves it in place
 };
 
 enum class Placement : std::uint8_t { unknown, host, accelerator };
@@ -39,6 +41,9 @@ struct Symbol {
   bool state_loaded = false;  // load_state_dict() was called on it
   bool is_loss = false;       // a loss module (nn.*Loss): not the model being trained
   bool submodule = false;     // `self.x` of an nn.Module subclass: moved with its parent
+  bool from_param = false;    // computed from the enclosing function's parameters (their device)
+  bool from_shape = false;    // a size read off an input tensor (x.shape[1], x.size(0))
+  bool made_here = false;     // tensor: created in this file by a factory without device=
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
 };

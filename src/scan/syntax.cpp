@@ -63,6 +63,8 @@ constexpr KindName k_kind_names[] = {
     {"else_clause", NodeKind::else_clause},
     {"elif_clause", NodeKind::elif_clause},
     {"except_clause", NodeKind::except_clause},
+    {"return_statement", NodeKind::return_statement},
+    {"list_comprehension", NodeKind::list_comprehension},
     {"ERROR", NodeKind::error},
 };
 

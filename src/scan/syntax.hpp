@@ -64,6 +64,8 @@ enum class NodeKind : std::uint8_t {
   else_clause,
   elif_clause,
   except_clause,
+  return_statement,
+  list_comprehension,
   error,
   k_count
 };

@@ -6,7 +6,7 @@ from torchvision import datasets, transforms
 device = torch.device("cuda")
 train_ds = datasets.MNIST("data", train=True, download=True, transform=transforms.ToTensor())
 loader = DataLoader(train_ds, batch_size=64, shuffle=True)  # expect: code.dataloader_single_process
-eval_loader = DataLoader(  # expect: code.dataloader_single_process
+eval_loader = DataLoader(  # num_workers=0 written out: a choice, not reported
     train_ds,
     batch_size=512,
     num_workers=0,

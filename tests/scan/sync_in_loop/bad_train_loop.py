@@ -15,6 +15,6 @@ def train(model, loader, optimizer, device, epochs=10):
             loss.backward()
             optimizer.step()
             running += loss.item()  # expect: code.sync_in_loop=info
-            acc = (logits.argmax(1) == y).float().mean().cpu().numpy()  # expect: code.sync_in_loop=warning
-            torch.cuda.synchronize()  # expect: code.sync_in_loop=warning
+            acc = (logits.argmax(1) == y).float().mean().cpu().numpy()  # expect: code.sync_in_loop=info
+            torch.cuda.synchronize()  # expect: code.sync_in_loop=info
         print(epoch, running, acc)

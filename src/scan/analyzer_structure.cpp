@@ -1,0 +1,355 @@
+// The rules about a module's structure (what __init__ registers, what forward() builds) and about
+// where tensors made inside functions live: the device bugs that projects' issue threads report
+// most (tests/scan/real_bugs/). Each is read at its statement in program order, like the others.
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include <scan/analyzer_impl.hpp>
+
+namespace gpudoctor::scan {
+namespace {
+
+// torch.nn layers that hold parameters or buffers: built in forward(), they are new and on the CPU
+// at every call. Stateless ones (ReLU, Dropout, pooling, losses) are harmless there.
+bool has_weights(std::string_view layer) {
+  for (std::string_view p : {"Linear", "Bilinear", "LazyLinear", "Conv", "LazyConv", "BatchNorm", "LazyBatchNorm",
+                             "SyncBatchNorm", "LayerNorm", "GroupNorm", "InstanceNorm", "LazyInstanceNorm", "RMSNorm",
+                             "Embedding", "LSTM", "GRU", "RNN", "MultiheadAttention", "Transformer", "PReLU"}) {
+    if (layer.starts_with(p)) return true;
+  }
+  return false;
+}
+
+// Factories that make a tensor from sizes (not from data): where it lands is only what device= says.
+bool sized_factory(std::string_view name) {
+  for (std::string_view f : {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "eye",
+                             "randperm", "normal", "FloatTensor", "LongTensor", "Tensor", "ByteTensor", "BoolTensor",
+                             "IntTensor", "DoubleTensor", "HalfTensor"}) {
+    if (name == f) return true;
+  }
+  return false;
+}
+
+// Functions whose tensors are meant for the host: a Dataset's items, a collate function, weight
+// initialisation, data preparation.
+bool host_side_function(std::string_view name, std::string_view cls) {
+  for (std::string_view w : {"getitem", "collate", "__len__", "init", "reset_parameters", "load", "prepare", "preprocess",
+                             "transform", "augment", "__iter__", "__next__", "sample", "make_dataset", "build_dataset"}) {
+    if (name.find(w) != std::string_view::npos) return true;
+  }
+  return cls.find("Dataset") != std::string_view::npos || cls.find("Sampler") != std::string_view::npos ||
+         cls.find("Collat") != std::string_view::npos || cls.find("Transform") != std::string_view::npos;
+}
+
+}  // namespace
+
+bool Analyzer::mentions_parameter(Node expr) {
+  bool found = false;
+  int budget = 128;
+  for_each_node(expr, m_src.text, [&](Node n) {
+    if (found || --budget < 0) return Descend::no;
+    if (n.is(NodeKind::identifier) && n.text() != "self") {
+      // Only the name itself counts, not the attribute after a dot (`x.shape`: x; `self.n`: no).
+      Node p = n.parent();
+      if (p.is(NodeKind::attribute) && p.field(Field::attribute) == n) return Descend::no;
+      if (p.is(NodeKind::keyword_argument) && p.field(Field::name) == n) return Descend::no;
+      const Symbol* s = lookup(n.text());
+      if (s != nullptr && (s->is_parameter || s->from_param) && s->kind != Kind::module && s->kind != Kind::device) {
+        found = true;
+      }
+    }
+    return Descend::yes;
+  });
+  return found;
+}
+
+bool Analyzer::registers_by_hand(Node at) const {
+  // detectron2's idiom: self.add_module(name, layer) then append the same layer to a list.
+  for (Node p = at.parent(); p.valid(); p = p.parent()) {
+    if (!p.is(NodeKind::function_definition)) continue;
+    auto body = p.text();
+    return body.find("add_module(") != std::string_view::npos || body.find("setattr(self") != std::string_view::npos;
+  }
+  return false;
+}
+
+bool Analyzer::mentions_input_shape(Node expr) {
+  bool found = false;
+  int budget = 128;
+  auto input = [&](Node x) {
+    if (!x.is(NodeKind::identifier) && !x.is(NodeKind::attribute)) return false;
+    const Symbol* s = lookup(x.text());
+    return s != nullptr && (s->is_parameter || s->from_param) && s->kind != Kind::module && s->kind != Kind::device;
+  };
+  for_each_node(expr, m_src.text, [&](Node n) {
+    if (found || --budget < 0) return Descend::no;
+    if (n.is(NodeKind::attribute) && n.field(Field::attribute).text() == "shape" && input(n.field(Field::object))) found = true;
+    if (n.is(NodeKind::call)) {
+      Node fn = n.field(Field::function);
+      if (fn.is(NodeKind::attribute)) {
+        auto m = fn.field(Field::attribute).text();
+        if ((m == "size" || m == "numel" || m == "dim") && input(fn.field(Field::object))) found = true;
+      }
+    }
+    if (n.is(NodeKind::identifier)) {
+      const Symbol* s = lookup(n.text());
+      if (s != nullptr && s->from_shape) found = true;
+    }
+    return Descend::yes;
+  });
+  return found;
+}
+
+void Analyzer::on_return(Node n) {
+  if (m_function_nodes.empty() || !m_classes.empty() || n.named_count() != 1) return;
+  Symbol s = infer(n.named(0));
+  if (s.kind != Kind::module || s.submodule) return;
+  std::string name(function_name());
+  auto [it, inserted] = m_returns.try_emplace(name, s);
+  // Several returns that disagree on placement: unknown.
+  if (!inserted && it->second.placement != s.placement) it->second.placement = Placement::unknown;
+}
+
+void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
+  std::string name(left.text());
+  if (!name.starts_with("self.") || !in_module_method() || function_name() != "__init__") return;
+  // A submodule assigned after self.cuda(): the move is over, it stays on the CPU.
+  if (value.kind == Kind::module && m_self_moved_row >= 0 && !m_self_move_reported) {
+    m_self_move_reported = true;
+    emit_at(RuleId::model_not_moved, m_self_moved_row, 0,
+            fmt::format("The module is moved to the device here, before `{}` is assigned at {}: submodules assigned "
+                        "after the move stay on the CPU",
+                        name, where(left.row())),
+            {snippet(left.parent(), 80)}, "Assign every submodule first and move the module last (or let the caller move it)");
+  }
+  // Layers in a plain list or dict: invisible to .to(), state_dict() and parameters().
+  if (right.is(NodeKind::list) || right.is(NodeKind::list_comprehension) || right.is(NodeKind::dictionary)) {
+    if (right.named_count() == 0) {
+      m_plain_lists[name] = left;
+      return;
+    }
+    bool layers = false;
+    int budget = 64;
+    for_each_node(right, m_src.text, [&](Node n) {
+      if (layers || --budget < 0) return Descend::no;
+      if (n.is(NodeKind::call) && infer(n).kind == Kind::module) layers = true;
+      return n.is(NodeKind::call) ? Descend::no : Descend::yes;
+    });
+    if (layers && !registers_by_hand(left)) {
+      bool dict = right.is(NodeKind::dictionary);
+      emit(RuleId::module_not_registered, left,
+           fmt::format("`{}` keeps layers in a plain Python {}: the module does not register them, so .to(device) "
+                       "leaves them on the CPU and the optimizer never sees their weights",
+                       name, dict ? "dict" : "list"),
+           {snippet(right, 80)}, fmt::format("{} = nn.{}({})", name, dict ? "ModuleDict" : "ModuleList", snippet(right, 50)));
+    }
+    return;
+  }
+  // nn.Parameter(...).cuda(): the move returns a plain tensor, which is not registered.
+  if (right.is(NodeKind::call)) {
+    Node fn = right.field(Field::function);
+    if (fn.is(NodeKind::attribute)) {
+      std::string_view method = fn.field(Field::attribute).text();
+      Node object = fn.field(Field::object);
+      if ((method == "cuda" || method == "to") && object.is(NodeKind::call)) {
+        std::string q = qualified_callee(object);
+        if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter") {
+          emit(RuleId::module_not_registered, left,
+               fmt::format("`{}` = nn.Parameter(...).{}(): the move returns a plain tensor, so `{}` is no parameter "
+                           "of the module (not trained, not saved, not moved with it)",
+                           name, method, name),
+               {snippet(right, 80)}, fmt::format("{} = nn.Parameter(...) and move the whole module", name));
+          return;
+        }
+      }
+    }
+  }
+  // A tensor made right here and kept as an attribute: model.to(device) does not move it.
+  if (value.kind == Kind::tensor && value.placement == Placement::host && value.made_here && right.is(NodeKind::call)) {
+    // torch.tensor(x) of anything but a list is most often a number: a 0-dim tensor mixes with
+    // tensors on any device.
+    if (last_component(qualified_callee(right)) == "tensor") {
+      Node first = positional(right, 0);
+      if (!first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension)) return;
+    }
+    std::string_view text = m_src.text;
+    std::string attr(std::string_view(name).substr(5));
+    // The module moves it itself: an _apply override, register_buffer, or a line that moves it
+    // or reads a device beside it (`self.table[t].to(x.device)`).
+    if (text.find("def _apply(") != std::string_view::npos || text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
+        text.find("register_buffer('" + attr + "'") != std::string_view::npos) {
+      return;
+    }
+    for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+      std::size_t end = at + name.size();
+      if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) continue;
+      std::size_t bol = text.rfind('\n', at);
+      bol = bol == std::string_view::npos ? 0 : bol + 1;
+      std::size_t eol = text.find('\n', at);
+      auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+      for (std::string_view w : {".to(", ".cuda(", "device", ".type_as("}) {
+        if (line.find(w) != std::string_view::npos) return;
+      }
+    }
+    emit(RuleId::tensor_attribute_not_buffer, left,
+         fmt::format("`{}` is a plain tensor attribute: model.to(device) moves parameters and buffers only, so it stays "
+                     "on the CPU while the module's inputs move",
+                     name),
+         {snippet(left.parent(), 80)},
+         fmt::format("self.register_buffer(\"{}\", {}, persistent=False)", attr, snippet(right, 50)));
+  }
+}
+
+void Analyzer::check_module_ctor(Node call, std::string_view q) {
+  if (!in_forward() || !in_module_method()) return;
+  if (!starts_with_package(q, "torch.nn") || starts_with_package(q, "torch.nn.functional")) return;
+  std::string_view layer = last_component(q);
+  if (!has_weights(layer)) return;
+  // `self.head = nn.Linear(...)` in forward is lazy construction: registered, but built after the
+  // module was moved. Still on the CPU: reported too, with its own words.
+  Node p = call.parent();
+  bool to_self = p.is(NodeKind::assignment) && p.field(Field::left).text().starts_with("self.");
+  emit(RuleId::module_built_in_forward, call,
+       to_self ? fmt::format("nn.{} is built in forward(): it is created on the CPU after the module was moved, and "
+                             "again at every call",
+                             layer)
+               : fmt::format("nn.{} is built in forward(): a new layer with fresh random weights at every call, on the "
+                             "CPU, never registered, never trained",
+                             layer),
+       {snippet(call, 80)}, fmt::format("self.layer = nn.{}(...) in __init__, then self.layer(x) here", layer));
+}
+
+void Analyzer::check_host_factory(Node call, std::string_view q) {
+  if (!m_ff.uses_device || m_function_nodes.empty()) return;
+  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
+  if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
+  // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
+  // tensor_created_then_moved's business.
+  Node p = call.parent();
+  for (int guard = 0; guard < 8 && p.is(NodeKind::attribute); ++guard) {
+    auto m = p.field(Field::attribute).text();
+    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return;
+    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
+  }
+  // An argument of a call that also gets a device (`to_device(torch.Tensor(k), x.device)`).
+  Node in_args = call.parent();
+  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
+  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
+  if (host_side_function(function_name(), cls)) return;
+  // One branch of a device test (`if use_cuda: ....cuda() else: torch.zeros(...)`): the CPU one.
+  for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
+    Node test;
+    if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause)) test = up.field(Field::condition);
+    if (up.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(up.raw(), 1), m_src.text);
+    if (!test.valid()) continue;
+    auto t = test.text();
+    if (t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos ||
+        t.find("device") != std::string_view::npos || t.find("cpu") != std::string_view::npos) {
+      return;
+    }
+  }
+  Node args = call.field(Field::arguments);
+  bool sized_by_input = false;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !sized_by_input; ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument)) {
+      auto k = a.field(Field::name).text();
+      if (k != "size" && k != "end" && k != "start" && k != "n" && k != "high" && k != "low") continue;
+    }
+    sized_by_input = mentions_input_shape(a);
+  }
+  if (!sized_by_input) return;
+  emit(RuleId::tensor_created_without_device, call,
+       fmt::format("{}(...) takes its size from an input tensor's shape but no device: it is made on the CPU while "
+                   "that input may be on the GPU (\"Expected all tensors to be on the same device\", or a silent copy)",
+                   q),
+       {snippet(call, 80)}, fmt::format("{}(..., device=x.device), or x.new_{}(...)", q, last_component(q)));
+}
+
+void Analyzer::check_joined(Node call, std::string_view q) {
+  // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
+  // computed from the function's inputs.
+  if (!m_ff.uses_device || m_function_nodes.empty()) return;
+  if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
+  Node list = positional(call, 0);
+  if (!list.is(NodeKind::list) && !list.is(NodeKind::tuple)) return;
+  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
+  if (host_side_function(function_name(), cls)) return;
+  Symbol* host = nullptr;
+  Node host_node;
+  bool input = false;
+  Node inline_host;  // `torch.cat([x, torch.zeros(n)])`
+  for (std::uint32_t i = 0; i < list.named_count(); ++i) {
+    Node e = list.named(i);
+    if (e.is(NodeKind::call) && !inline_host.valid()) {
+      Symbol made = infer(e);
+      if (made.kind == Kind::tensor && made.made_here && made.placement == Placement::host) {
+        std::string fq = qualified_callee(e);
+        if (sized_factory(last_component(fq))) {
+          inline_host = e;
+          continue;
+        }
+      }
+    }
+    if (e.is(NodeKind::identifier)) {
+      Symbol* s = lookup(e.text());
+      if (s != nullptr && s->kind == Kind::tensor && s->made_here && s->placement == Placement::host && !s->from_param) {
+        host = s;
+        host_node = e;
+        continue;
+      }
+    }
+    if (mentions_parameter(e)) input = true;
+  }
+  if (inline_host.valid() && input) {
+    emit(RuleId::tensor_created_without_device, inline_host,
+         fmt::format("{} is made on the CPU (no device=) and joined here with tensors computed from the function's "
+                     "input, which may be on the GPU",
+                     snippet(inline_host, 40)),
+         {snippet(call, 80)}, "create it with device=<input>.device, or <input>.new_zeros(...)");
+    return;
+  }
+  if (host == nullptr || !input || host->reported) return;
+  host->reported = true;
+  emit_at(RuleId::tensor_created_without_device, host->row, host->column,
+          fmt::format("`{}` is made on the CPU (no device=) and joined at {} with tensors computed from the function's "
+                      "input, which may be on the GPU",
+                      host_node.text(), where(call.row())),
+          {snippet(call, 80)}, fmt::format("create `{}` with device=<input>.device, or <input>.new_zeros(...)", host_node.text()));
+}
+
+void Analyzer::check_mixed_call(Node call, std::string_view q) {
+  // A call that gets a device tensor and an unmoved part of a batch whose other part was moved: the
+  // batch part was forgotten (a metric's labels, an eval loop's targets).
+  std::string_view last = last_component(q);
+  if (last == "print" || last == "to" || last == "cuda" || last == "append" || last == "extend" || last == "format") return;
+  Node args = call.field(Field::arguments);
+  Node batch_arg;
+  Symbol* batch = nullptr;
+  bool device_tensor = false;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument)) a = a.field(Field::value);
+    if (!a.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(a.text());
+    if (s == nullptr) continue;
+    if (s->kind == Kind::batch && s->loop >= 0 && !s->reported && m_all_loops[static_cast<std::size_t>(s->loop)].moved_row >= 0) {
+      batch = s;
+      batch_arg = a;
+    } else if (s->kind == Kind::tensor && s->placement == Placement::accelerator) {
+      device_tensor = true;
+    }
+  }
+  if (batch == nullptr || !device_tensor) return;
+  batch->reported = true;
+  const LoopState& loop = m_all_loops[static_cast<std::size_t>(batch->loop)];
+  emit(RuleId::inputs_not_moved, batch_arg,
+       fmt::format("`{}` from `{}` reaches `{}(...)` on the CPU next to a device tensor: another part of the same batch "
+                   "was moved at {}, this one was not",
+                   batch_arg.text(), loop.source, snippet(call.field(Field::function), 30), where(loop.moved_row)),
+       {fmt::format("`{}` bound by the loop at {}", batch_arg.text(), where(loop.row))},
+       fmt::format("{} = {}.to(device, non_blocking=True)", batch_arg.text(), batch_arg.text()));
+}
+
+}  // namespace gpudoctor::scan

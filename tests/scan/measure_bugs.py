@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Recall of `gpudoctor scan` on real device bugs (tests/scan/real_bugs/).
+
+Each NN_*.py there is a small program of our own that reproduces one bug reported and fixed in a
+public project (its header names the source, the kind of bug and the split). A bug is found when
+scan reports an error or a warning on a line marked `# bug: KIND`; a finding of severity info on
+that line is counted apart (advice a user may have turned off is not a catch).
+
+    tests/scan/measure_bugs.py --gpudoctor build/gpudoctor [--split dev|test|all] [--misses]
+                               [--min-recall SPLIT=PCT ...]
+"""
+import argparse
+import json
+import pathlib
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+HERE = pathlib.Path(__file__).resolve().parent / "real_bugs"
+
+
+def cases():
+    for path in sorted(HERE.glob("[0-9][0-9]_*.py")):
+        text = path.read_text(encoding="utf-8")
+        header = dict(re.findall(r"^# (source|kind|split): (.+)$", text, re.M))
+        lines = [i + 1 for i, line in enumerate(text.splitlines()) if re.search(r"#\s*bug:\s*\w+", line)]
+        yield path, header, lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpudoctor", required=True)
+    ap.add_argument("--split", choices=["dev", "test", "all"], default="all")
+    ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--min-recall", action="append", default=[], metavar="SPLIT=PCT")
+    a = ap.parse_args()
+    found = defaultdict(int)
+    total = defaultdict(int)
+    by_kind = defaultdict(lambda: [0, 0])
+    misses = []
+    for path, header, lines in cases():
+        split = header.get("split", "?")
+        if a.split != "all" and split != a.split:
+            continue
+        out = subprocess.run([a.gpudoctor, "scan", "--json", "--color", "never", str(path)],
+                             capture_output=True, text=True, timeout=60)
+        if out.returncode not in (0, 1):
+            print(f"{path.name}: scan exited {out.returncode}: {out.stderr.strip()}", file=sys.stderr)
+            return 2
+        findings = json.loads(out.stdout)["findings"]
+        strong = {f["location"]["line"] for f in findings if f.get("location") and f["severity"] in ("error", "warning")}
+        weak = {f["location"]["line"] for f in findings if f.get("location") and f["severity"] == "info"}
+        hit = any(line in strong for line in lines)
+        total[split] += 1
+        found[split] += hit
+        by_kind[(split, header.get("kind", "?"))][0] += hit
+        by_kind[(split, header.get("kind", "?"))][1] += 1
+        if not hit:
+            info = " (an info finding on the line)" if any(line in weak for line in lines) else ""
+            got = sorted({(f["location"]["line"], f["id"]) for f in findings if f.get("location")})
+            misses.append(f"{split} {path.name} [{header.get('kind')}]{info}: found {got}")
+    print("split  bugs  found  recall")
+    for split in sorted(total):
+        print(f"{split:5} {total[split]:5} {found[split]:6} {100.0 * found[split] / total[split]:6.1f}%")
+    print("\nsplit  kind                          found/bugs")
+    for (split, kind), (hit, n) in sorted(by_kind.items()):
+        print(f"{split:5}  {kind:29} {hit}/{n}")
+    if a.misses:
+        print("\nmisses:")
+        for m in misses:
+            print("  " + m)
+    status = 0
+    for spec in a.min_recall:
+        split, pct = spec.split("=")
+        if total[split] and 100.0 * found[split] / total[split] < float(pct):
+            print(f"recall on {split} is below {pct}%", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
