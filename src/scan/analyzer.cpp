@@ -35,10 +35,10 @@ bool contains_modulo(Node cond, std::string_view source) {
 
 }  // namespace
 
-FileAnalysis analyze(const SourceText& source) {
+FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
   auto tree = SyntaxTree::parse(source.text);
   if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
-  FileFacts ff = collect_file_facts(tree->root(), source.text);
+  FileFacts ff = collect_file_facts(tree->root(), source.text, project);
   return Analyzer(source, tree->root(), std::move(ff)).run();
 }
 
@@ -275,6 +275,7 @@ void Analyzer::leave(Node n) {
       if (contains_modulo(n.field(Field::condition), m_src.text)) --m_periodic_ifs;
       break;
     case NodeKind::assignment: on_assignment(n); break;
+    case NodeKind::augmented_assignment: on_augmented_assignment(n); break;
     default: break;
   }
 }
@@ -437,10 +438,16 @@ void Analyzer::bind_pattern(Node pattern, const std::vector<Symbol>& values) {
   }
 }
 
+void Analyzer::on_augmented_assignment(Node n) {
+  Node left = n.field(Field::left), right = n.field(Field::right);
+  if (left.valid() && right.valid()) check_accumulator(left, right, n);
+}
+
 void Analyzer::on_assignment(Node n) {
   Node left = n.field(Field::left), right = n.field(Field::right);
   if (!left.valid()) return;
   if (left.is(NodeKind::subscript)) {
+    if (right.valid()) check_accumulator(left, right, n);
     std::string obj = m_ff.imports.qualify(left.field(Field::value).text());
     Node key = Node(ts_node_child_by_field_name(left.raw(), "subscript", 9), m_src.text);
     auto var = string_value(key);
@@ -492,15 +499,30 @@ void Analyzer::on_expression_statement(Node n) {
   if (method != "to" && method != "cuda" && method != "cpu") return;
   Node object = fn.field(Field::object);
   // Only a name can be believed moved; `torch.ones(1).cuda()` alone is done for its effect (CUDA init).
-  if (!object.is(NodeKind::identifier) && !object.is(NodeKind::attribute)) return;
-  Symbol obj = infer(object);
-  if (obj.kind != Kind::tensor && obj.kind != Kind::batch) return;
+  // `batch[0].cuda()` names an element of a batch.
+  Node named = object;
+  if (object.is(NodeKind::subscript)) named = object.field(Field::value);
+  if (!named.is(NodeKind::identifier) && !named.is(NodeKind::attribute)) return;
+  Symbol obj = infer(named);
+  if (object.is(NodeKind::subscript) && obj.kind != Kind::batch) return;
+  // A parameter or a loop variable whose name says it is a tensor (`x`, `images`, `labels`): a
+  // module would be named otherwise, and a BatchEncoding (`inputs`, `batch`) moves in place.
+  bool tensor_name = false;
+  if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown) {
+    for (std::string_view t : {"x", "y", "X", "Y", "images", "image", "imgs", "img", "labels", "label", "targets",
+                               "target", "features", "feats", "tensor", "mask", "masks", "logits", "preds", "z", "t",
+                               "inp", "input", "src", "tgt", "input_ids", "attention_mask", "seq", "ids"}) {
+      tensor_name = tensor_name || object.text() == t;
+    }
+  }
+  if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
   emit(RuleId::to_result_discarded, call,
        fmt::format("`{}` is a tensor and Tensor.{}() returns a moved copy: as a statement the result is thrown away "
                    "and `{}` stays where it was",
                    snippet(object, 30), method, snippet(object, 30)),
-       {fmt::format("`{}` holds a tensor (bound at {})", snippet(object, 30), where(obj.row))},
+       {obj.row >= 0 ? fmt::format("`{}` holds a tensor (bound at {})", snippet(object, 30), where(obj.row))
+                     : fmt::format("`{}` is named as a tensor", snippet(object, 30))},
        fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <facts/finding.hpp>
+#include <scan/project_index.hpp>
 #include <scan/source.hpp>
 
 namespace gpudoctor::scan {
@@ -18,6 +19,8 @@ struct FileAnalysis {
   std::vector<std::string> notes;        // syntax errors, unreadable parts
 };
 
-FileAnalysis analyze(const SourceText& source);
+// `project`: what the scan's other files define (an nn.Module imported from model.py); nullptr
+// analyses the file alone.
+FileAnalysis analyze(const SourceText& source, const ProjectIndex* project = nullptr);
 
 }  // namespace gpudoctor::scan

@@ -219,6 +219,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   // A freshly created CPU tensor copied to the device, in a loop or in forward() (every step).
   // `torch.FloatTensor(n).fill_(0).to(dev)` is the same thing through an in-place fill.
   Node made_by = object;
+  if (made_by.is(NodeKind::call) && last_component(qualified_callee(made_by)) == "Variable") made_by = positional(made_by, 0);
   while (made_by.is(NodeKind::call) && made_by.field(Field::function).is(NodeKind::attribute)) {
     auto m = made_by.field(Field::function).field(Field::attribute).text();
     if (m != "fill_" && m != "zero_" && m != "float" && m != "long" && m != "bool" && m != "half" && m != "normal_" &&
@@ -232,7 +233,11 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   bool step_loop = false;
   for (int idx : m_loop_index) step_loop = step_loop || idx >= 0;
   step_loop = step_loop || in_step_loop();
-  if ((method == "to" || method == "cuda") && (step_loop || in_forward()) && made_by.is(NodeKind::call) &&
+  // A module's methods besides __init__ run with the forward pass (init_hidden(batch), masks).
+  std::string_view fname = function_name();
+  bool per_step_method = in_forward() || (in_module_method() && fname != "__init__" && fname.find("init") == std::string_view::npos &&
+                                          fname.find("reset") == std::string_view::npos && fname.find("build") == std::string_view::npos);
+  if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
       moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
     // (from_numpy, stack, cat, as_tensor) has to be copied anyway.
@@ -289,6 +294,11 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     }
     return;
   }
+  // to_empty(device=...) materialises a meta-device module where it says.
+  if ((target->kind == Kind::module || target->kind == Kind::hf_model) && method == "to_empty") {
+    target->placement = Placement::unknown;
+    return;
+  }
   if (target->kind == Kind::module && !target->is_loss && (method == "parameters" || method == "train") &&
       m_trained_module_name.empty()) {
     m_trained_module_name = std::string(object.text());
@@ -298,7 +308,12 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   if (target->kind == Kind::module && method == "load_state_dict") {
     target->state_loaded = true;
     m_state_loaded = true;
-    m_state_loaded_in.insert(m_functions.empty() ? k_module_level : m_functions.back());
+    // Into `self.x`: a submodule, moved with its parent by whoever moves that.
+    if (!object.text().starts_with("self.")) m_state_loaded_in.insert(m_functions.empty() ? k_module_level : m_functions.back());
+  }
+  // Batches moved to a device bound to the CPU: the loop runs on the CPU.
+  if (target->kind == Kind::batch && method == "to" && is_cpu_device(positional(call, 0))) {
+    report_cpu_device(positional(call, 0), object, call);
   }
   if (target->kind == Kind::batch && moves_to_accelerator(call, method) && target->loop >= 0) {
     auto& loop = m_all_loops[static_cast<std::size_t>(target->loop)];
@@ -326,7 +341,7 @@ void Analyzer::report_cpu_device(Node dev, Node object, Node call) {
   if (d == nullptr || d->reported || d->kind != Kind::device || !d->cpu_device) return;
   d->reported = true;
   emit_at(RuleId::hardcoded_cpu, d->row, d->column,
-          fmt::format("`{}` is bound to the CPU here and the model `{}` is placed on it at {}", dev.text(),
+          fmt::format("`{}` is bound to the CPU here and `{}` is placed on it at {}", dev.text(),
                       snippet(object, 30), where(call.row())),
           {snippet(call)}, fmt::format("{} = torch.device(\"cuda\"), or take it from the command line", dev.text()));
 }
@@ -413,6 +428,13 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
   } else if (callee.kind == Kind::module && m_module_on_accelerator) {
     evidence = "a model in this file is moved to the device";
   } else {
+    auto named_eval = [](std::string_view s) {
+      for (std::string_view w : {"eval", "val", "test", "predict", "infer", "score"}) {
+        if (s.find(w) != std::string_view::npos) return true;
+      }
+      return false;
+    };
+    m_unmoved_batches.push_back({arg, std::string(callee_name), b->loop, named_eval(function_name()) || named_eval(loop.source)});
     return;
   }
   b->reported = true;

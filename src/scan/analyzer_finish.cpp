@@ -2,6 +2,8 @@
 // anything ever placed on a device, was a device choice ever announced, was a loader fed to a GPU.
 #include <fmt/format.h>
 
+#include <set>
+
 #include <scan/analyzer_impl.hpp>
 
 namespace gpudoctor::scan {
@@ -22,6 +24,32 @@ void Analyzer::finish() {
   }
 
   bool trains = !m_ff.step_loop_nodes.empty();
+
+  // Evaluation loops that feed a model unmoved batches while the training loop moves its own (in a
+  // notebook, a training loop in an earlier cell or the same one: tutorials show a CPU version
+  // first and move to the GPU later). One finding per loop.
+  std::set<int> reported_loops;
+  for (const auto& u : m_unmoved_batches) {
+    const LoopState& loop = m_all_loops[static_cast<std::size_t>(u.loop)];
+    if (!u.evaluation || loop.moved_row >= 0 || !reported_loops.insert(u.loop).second) continue;
+    int moving_loop = -1;
+    for (const auto& l : m_all_loops) {
+      if (l.moved_row < 0 || !l.step) continue;
+      if (!m_src.cells.empty() && l.row > loop.row &&
+          m_src.locate(l.row, 0).cell != m_src.locate(loop.row, 0).cell) {
+        continue;
+      }
+      moving_loop = l.row;
+      break;
+    }
+    if (moving_loop < 0) continue;
+    emit(RuleId::inputs_not_moved, u.arg,
+         fmt::format("`{}` from `{}` reaches `{}(...)` without .to(device), while the loop at {} moves its batches: "
+                     "this loop runs on the CPU or fails with a device mismatch",
+                     u.arg.text(), loop.source, u.callee, where(moving_loop)),
+         {fmt::format("`{}` bound by the loop at {}", u.arg.text(), where(loop.row))},
+         fmt::format("{} = {}.to(device, non_blocking=True)", u.arg.text(), u.arg.text()));
+  }
   if (!m_ff.uses_device && !m_ff.uses_xla && m_ff.imports.imports("torch") && m_first_module_row >= 0 &&
       (trains || m_module_used_in_loader_loop_row >= 0)) {
     int used_row = trains ? m_ff.step_loop_nodes.front().row() : m_module_used_in_loader_loop_row;

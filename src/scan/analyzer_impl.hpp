@@ -55,6 +55,7 @@ class Analyzer {
   void enter_for(Node n);
   void enter_if(Node n);
   void on_assignment(Node n);
+  void on_augmented_assignment(Node n);
   void on_expression_statement(Node n);
   void bind(Node target, Symbol value, Node at);
   void bind_pattern(Node pattern, const std::vector<Symbol>& values);
@@ -93,6 +94,8 @@ class Analyzer {
   // The rules about modules' structure and tensors' devices inside functions (analyzer_structure.cpp).
   void on_return(Node n);
   void check_module_attribute(Node left, Node right, Symbol& value);
+  void check_tensor_attribute(Node left, Node right, const Symbol& value);
+  void check_accumulator(Node target, Node value, Node at);
   void check_module_ctor(Node call, std::string_view q);
   void check_host_factory(Node call, std::string_view q);
   void check_joined(Node call, std::string_view q);
@@ -141,6 +144,15 @@ class Analyzer {
   std::unordered_map<std::string, Symbol> m_returns;  // what a function of this file returns
   std::unordered_map<std::string, Node> m_plain_lists;  // self.x = [] / {} in a module's __init__
   int m_self_moved_row = -1;               // self.cuda() / self.to(device) in the current __init__
+  // A batch that reaches a model unmoved in a loop that moves nothing: reported at the end when
+  // another loop of the file moves its batches (the training loop does, the evaluation loop not).
+  struct UnmovedBatch {
+    Node arg;
+    std::string callee;
+    int loop = -1;
+    bool evaluation = false;  // its function or its loader is named for evaluation (eval, val, test, predict)
+  };
+  std::vector<UnmovedBatch> m_unmoved_batches;
   bool m_self_move_reported = false;
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
   std::vector<LoaderRecord> m_loaders;

@@ -19,7 +19,10 @@ constexpr std::string_view k_same_kind_methods[] = {"float",   "half",   "double
                                                     "unsqueeze", "view", "reshape", "permute",   "transpose",
                                                     "flatten", "requires_grad_", "eval", "train", "bfloat16",
                                                     "type",    "share_memory", "t",      "fill_",   "zero_",
-                                                    "expand",  "repeat", "masked_fill", "abs",   "exp"};
+                                                    "expand",  "repeat", "masked_fill", "abs",   "exp",
+                                                    "sum",     "mean",   "argmax",  "softmax",   "log_softmax",
+                                                    "sigmoid", "norm",   "pow",     "mul",       "add",
+                                                    "sub",     "div",    "matmul",  "std",       "var"};
 
 // torch functions whose result is a tensor placed like their first argument.
 constexpr std::string_view k_tensor_functions[] = {"triu", "tril", "where", "exp", "log", "sqrt", "abs", "sigmoid",
@@ -200,6 +203,12 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       return out;
     }
     if (one_of(method, k_same_kind_methods)) return infer(object, depth + 1);
+    // Lightning's Model.load_from_checkpoint(path) gives the module on the CPU unless told.
+    if (method == "load_from_checkpoint" && m_ff.module_classes.count(std::string(object.text())) > 0) {
+      out.kind = Kind::module;
+      out.placement = keyword(call, "map_location").valid() ? Placement::unknown : Placement::host;
+      return out;
+    }
     if (method == "from_pretrained") {
       std::string cls(last_component(m_ff.imports.qualify(object.text())));
       if (cls.find("Tokenizer") != std::string::npos || cls.find("Processor") != std::string::npos) {
@@ -218,6 +227,8 @@ Symbol Analyzer::infer_call(Node call, int depth) {
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
   if (q.empty()) return out;
+  // torch.autograd.Variable (PyTorch before 0.4) wraps a tensor and keeps its placement.
+  if (q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable") return infer(positional(call, 0), depth + 1);
   if (last == "DataLoader") {
     out.kind = Kind::dataloader;
     for (std::size_t i = 0; i < m_loaders.size(); ++i) {
@@ -242,11 +253,24 @@ Symbol Analyzer::infer_call(Node call, int depth) {
   bool torch_module_ctor = starts_with_package(q, "torch.nn") && !starts_with_package(q, "torch.nn.functional") &&
                            !starts_with_package(q, "torch.nn.utils") && !starts_with_package(q, "torch.nn.init") &&
                            last != "Parameter" && !last.empty() && last[0] >= 'A' && last[0] <= 'Z';
-  if (torch_module_ctor || m_ff.module_classes.count(q) || starts_with_package(q, "torchvision.models") ||
+  const bool project_module = m_ff.project != nullptr && !starts_with_package(q, "torch") &&
+                              m_ff.module_classes.count(std::string(last)) == 0 && m_ff.project->is_module_class(last);
+  if (torch_module_ctor || m_ff.module_classes.count(q) || project_module || starts_with_package(q, "torchvision.models") ||
       q == "timm.create_model") {
     out.kind = Kind::module;
     out.placement = Placement::host;
     out.is_loss = last.ends_with("Loss");
+    // Built with a device (`Net(..., device=device)`, factory kwargs), or inside `with
+    // torch.device(...)`: placed where that says.
+    Node dev = keyword(call, "device");
+    if (dev.valid()) out.placement = is_cpu_device(dev.field(Field::value)) ? Placement::host : Placement::accelerator;
+    if (has_splat(call)) out.placement = Placement::unknown;
+    for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module); p = p.parent()) {
+      if (p.is(NodeKind::with_statement) && p.text().substr(0, p.text().find(':')).find("device") != std::string_view::npos) {
+        out.placement = Placement::unknown;
+        break;
+      }
+    }
     return out;
   }
   if (last == "TensorDataset") {
@@ -260,6 +284,9 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     Node dev = keyword(call, "device");
     out.placement = dev.valid() && !is_cpu_device(dev.field(Field::value)) ? Placement::accelerator : Placement::host;
     out.made_here = !dev.valid();
+    Node first = positional(call, 0);
+    out.sized = last != "tensor" && last != "as_tensor" && last != "from_numpy" && last != "stack" && last != "cat";
+    if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other)) out.sized = true;
     if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device
       out.placement = Placement::unknown;
       out.made_here = false;

@@ -113,7 +113,13 @@ void Analyzer::on_return(Node n) {
 
 void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
   std::string name(left.text());
-  if (!name.starts_with("self.") || !in_module_method() || function_name() != "__init__") return;
+  if (!name.starts_with("self.") || !in_module_method()) return;
+  // State set up outside __init__ (`def init_hidden(self, b): self.h = torch.zeros(...)`) is the
+  // same plain attribute.
+  if (function_name() != "__init__") {
+    check_tensor_attribute(left, right, value);
+    return;
+  }
   // A submodule assigned after self.cuda(): the move is over, it stays on the CPU.
   if (value.kind == Kind::module && m_self_moved_row >= 0 && !m_self_move_reported) {
     m_self_move_reported = true;
@@ -165,6 +171,11 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
       }
     }
   }
+  check_tensor_attribute(left, right, value);
+}
+
+void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value) {
+  std::string name(left.text());
   // A tensor made right here and kept as an attribute: model.to(device) does not move it.
   if (value.kind == Kind::tensor && value.placement == Placement::host && value.made_here && right.is(NodeKind::call)) {
     // torch.tensor(x) of anything but a list is most often a number: a 0-dim tensor mixes with
@@ -250,7 +261,9 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
     }
   }
   Node args = call.field(Field::arguments);
-  bool sized_by_input = false;
+  // In a module's forward() the inputs are where the module is: any tensor made there without a
+  // device is on the CPU while they may not be.
+  bool sized_by_input = in_forward() && in_module_method();
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !sized_by_input; ++i) {
     Node a = args.named(i);
     if (a.is(NodeKind::keyword_argument)) {
@@ -300,7 +313,7 @@ void Analyzer::check_joined(Node call, std::string_view q) {
         continue;
       }
     }
-    if (mentions_parameter(e)) input = true;
+    if (mentions_parameter(e) || infer(e).placement == Placement::accelerator) input = true;
   }
   if (inline_host.valid() && input) {
     emit(RuleId::tensor_created_without_device, inline_host,
@@ -317,6 +330,29 @@ void Analyzer::check_joined(Node call, std::string_view q) {
                       "input, which may be on the GPU",
                       host_node.text(), where(call.row())),
           {snippet(call, 80)}, fmt::format("create `{}` with device=<input>.device, or <input>.new_zeros(...)", host_node.text()));
+}
+
+void Analyzer::check_accumulator(Node target, Node value, Node at) {
+  // `total = torch.zeros(n)` then, in a loop, `total += out` or `total[i] = out` with `out` on the
+  // device: the accumulator was made on the CPU.
+  if (!in_loop()) return;
+  if (target.is(NodeKind::subscript)) target = target.field(Field::value);
+  if (!target.is(NodeKind::identifier) && !target.is(NodeKind::attribute)) return;
+  Symbol* acc = lookup(target.text());
+  if (acc == nullptr || acc->kind != Kind::tensor || !acc->made_here || !acc->sized || acc->placement != Placement::host ||
+      acc->reported) {
+    return;
+  }
+  // A value moved to the accumulator's own device (`.to(device=acc.device)`) follows it.
+  if (value.text().find(std::string(target.text()) + ".device") != std::string_view::npos) return;
+  Symbol v = infer(value);
+  if (v.placement != Placement::accelerator || v.kind == Kind::module || v.kind == Kind::device) return;
+  acc->reported = true;
+  emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,
+          fmt::format("`{}` is made on the CPU (no device=) and takes values from the device at {}: \"Expected all "
+                      "tensors to be on the same device\", or a copy at every step",
+                      target.text(), where(at.row())),
+          {snippet(at, 80)}, fmt::format("create `{}` with device=device (or accumulate a Python number)", target.text()));
 }
 
 void Analyzer::check_mixed_call(Node call, std::string_view q) {

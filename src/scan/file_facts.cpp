@@ -82,7 +82,7 @@ bool is_dtype_expression(Node arg, const ImportTable& imports) {
   return false;
 }
 
-FileFacts collect_file_facts(Node root, std::string_view source) {
+FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project) {
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
   std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
@@ -205,7 +205,11 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
     for (const auto& [name, bases] : classes) {
       if (ff.module_classes.count(name)) continue;
       for (const auto& b : bases) {
-        if (is_module_base(ff.imports.qualify(b)) || ff.module_classes.count(b)) {
+        std::string q = ff.imports.qualify(b);
+        auto dot = q.rfind('.');
+        bool project_module = project != nullptr && !starts_with_package(q, "torch") &&
+                              project->is_module_class(dot == std::string::npos ? q : q.substr(dot + 1));
+        if (is_module_base(q) || ff.module_classes.count(b) || project_module) {
           ff.module_classes.insert(name);
           grew = true;
           break;
@@ -213,6 +217,7 @@ FileFacts collect_file_facts(Node root, std::string_view source) {
       }
     }
   }
+  ff.project = project;
   return ff;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <scan/imports.hpp>
+#include <scan/project_index.hpp>
 #include <scan/syntax.hpp>
 
 namespace gpudoctor::scan {
@@ -30,11 +31,13 @@ struct FileFacts {
   bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
   bool uses_non_blocking = false;    // .to(..., non_blocking=True)
   bool uses_xla = false;             // torch_xla: placement through xm.xla_device()
+  const ProjectIndex* project = nullptr;  // the scan's other files, for classes they define
   bool has_syntax_error = false;
   int first_error_row = -1;
 };
 
-FileFacts collect_file_facts(Node root, std::string_view source);
+// `project`: the other files' classes (nullptr when the file is analysed alone).
+FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project = nullptr);
 
 // Whether a call's arguments move to a device: `.to(x)` whose first argument (or device=) is not a
 // dtype and not the literal "cpu".

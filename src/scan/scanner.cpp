@@ -15,7 +15,7 @@ struct FileOutcome {
   bool analysed = false;
 };
 
-FileOutcome scan_one(const ScanInput& input, const ScanConfig& config) {
+FileOutcome scan_one(const ScanInput& input, const ScanConfig& config, const ProjectIndex& project) {
   FileOutcome out;
   auto src = load_source(input.path, input.display, config.max_file_bytes);
   if (!src) {
@@ -24,7 +24,7 @@ FileOutcome scan_one(const ScanInput& input, const ScanConfig& config) {
   }
   out.bytes = src->text.size();
   out.analysed = true;
-  out.analysis = analyze(*src);
+  out.analysis = analyze(*src, &project);
   out.analysis.notes.insert(out.analysis.notes.begin(), src->notes.begin(), src->notes.end());
   std::vector<facts::Finding> kept;
   for (auto& f : out.analysis.findings) {
@@ -41,10 +41,18 @@ FileOutcome scan_one(const ScanInput& input, const ScanConfig& config) {
 ScanResult scan_files(const std::vector<ScanInput>& files, const ScanConfig& config, unsigned jobs) {
   if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
+  // The classes every Python file defines, first: a model defined in one file and trained in
+  // another is known as a model there. Class headers only, no parse.
+  ProjectIndex project;
+  for (const auto& f : files) {
+    if (f.path.size() < 3 || f.path.compare(f.path.size() - 3, 3, ".py") != 0) continue;
+    if (auto src = load_source(f.path, f.display, config.max_file_bytes)) project.add_source(src->text);
+  }
+  project.finish();
   std::vector<FileOutcome> outcomes(files.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) outcomes[i] = scan_one(files[i], config);
+    for (std::size_t i = next++; i < files.size(); i = next++) outcomes[i] = scan_one(files[i], config, project);
   };
   {
     std::vector<std::jthread> pool;

@@ -44,6 +44,7 @@ struct Symbol {
   bool from_param = false;    // computed from the enclosing function's parameters (their device)
   bool from_shape = false;    // a size read off an input tensor (x.shape[1], x.size(0))
   bool made_here = false;     // tensor: created in this file by a factory without device=
+  bool sized = false;         // made from sizes or a number (zeros, ones, full, tensor(0.0)), not from data
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
 };
