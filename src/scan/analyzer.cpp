@@ -267,6 +267,9 @@ void Analyzer::leave(Node n) {
         if (m_loops.back().loader >= 0 && m_ff.uses_device && (done.moved_row >= 0 || done.model_called || m_loops.back().model_called)) {
           m_loaders[static_cast<std::size_t>(m_loops.back().loader)].fed_gpu_loop = true;
         }
+        if (m_loops.back().loader >= 0 && done.non_blocking) {
+          m_loaders[static_cast<std::size_t>(m_loops.back().loader)].non_blocking_copies = true;
+        }
         m_loops.pop_back();
         m_loop_index.pop_back();
       }

@@ -219,6 +219,10 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   // A freshly created CPU tensor copied to the device, in a loop or in forward() (every step).
   // `torch.FloatTensor(n).fill_(0).to(dev)` is the same thing through an in-place fill.
   Node made_by = object;
+  // `-(torch.ones(n).float()).to(device)`: through parentheses and a sign.
+  for (int guard = 0; guard < 4 && (made_by.is(NodeKind::parenthesized_expression) || made_by.is(NodeKind::unary_operator)); ++guard) {
+    made_by = made_by.named_count() > 0 ? made_by.named(made_by.named_count() - 1) : Node();
+  }
   if (made_by.is(NodeKind::call) && last_component(qualified_callee(made_by)) == "Variable") made_by = positional(made_by, 0);
   while (made_by.is(NodeKind::call) && made_by.field(Field::function).is(NodeKind::attribute)) {
     auto m = made_by.field(Field::function).field(Field::attribute).text();
@@ -318,6 +322,8 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   if (target->kind == Kind::batch && moves_to_accelerator(call, method) && target->loop >= 0) {
     auto& loop = m_all_loops[static_cast<std::size_t>(target->loop)];
     if (loop.moved_row < 0) loop.moved_row = call.row();
+    Node nb = keyword(call, "non_blocking");
+    if (nb.valid() && nb.field(Field::value).is(NodeKind::true_)) loop.non_blocking = true;
   }
   if (target->kind == Kind::sklearn_estimator && method == "fit" && !target->reported) {
     target->reported = true;

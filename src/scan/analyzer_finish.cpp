@@ -74,7 +74,9 @@ void Analyzer::finish() {
            "This DataLoader loads and collates every batch in the training process (num_workers=0): the GPU waits "
            "while the next batch is prepared");
     }
-    if (gpu_file && m_ff.uses_non_blocking && !rec.pin_memory) {
+    // The loop over this loader copies with non_blocking=True (another loader's copies say nothing
+    // about this one).
+    if (gpu_file && rec.non_blocking_copies && !rec.pin_memory) {
       emit(RuleId::dataloader_no_pin_memory, rec.call,
            "Batches are copied with non_blocking=True, but this DataLoader does not pin memory: a copy from pageable "
            "memory is synchronous anyway");

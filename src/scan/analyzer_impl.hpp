@@ -25,6 +25,7 @@ struct LoopState {
   std::string source;            // the iterable's text, for messages
   int loader = -1;               // the DataLoader record it iterates, or -1
   bool model_called = false;     // a model is called in its body
+  bool non_blocking = false;     // a part of its batch is moved with non_blocking=True
 };
 
 struct LoaderRecord {
@@ -35,6 +36,7 @@ struct LoaderRecord {
   bool collate = false;          // collate_fn: may already place batches on the device
   bool fed_gpu_loop = false;     // a loop over it moves its batches or calls a model, in a file that uses a device
   bool in_memory = false;        // its dataset is a TensorDataset: nothing to load or decode
+  bool non_blocking_copies = false;  // a loop over it moves batches with non_blocking=True
 };
 
 struct Candidate {

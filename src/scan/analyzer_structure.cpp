@@ -232,7 +232,9 @@ void Analyzer::check_module_ctor(Node call, std::string_view q) {
 }
 
 void Analyzer::check_host_factory(Node call, std::string_view q) {
-  if (!m_ff.uses_device || m_function_nodes.empty()) return;
+  // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
+  // uses the module moves it.
+  if (m_function_nodes.empty() || (!m_ff.uses_device && !(in_forward() && in_module_method()))) return;
   if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
@@ -273,11 +275,25 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
     sized_by_input = mentions_input_shape(a);
   }
   if (!sized_by_input) return;
-  emit(RuleId::tensor_created_without_device, call,
+  bool shape = false;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) shape = mentions_input_shape(args.named(i));
+  // In a file (and project) that never names a GPU, a latent bug: advice until the module moves.
+  const bool gpu_code = m_ff.uses_device || (m_ff.project != nullptr && m_ff.project->uses_gpu());
+  if (!shape) {
+    auto& f = emit(RuleId::tensor_created_without_device, call,
+         fmt::format("{}(...) is made in forward() without device=: it is on the CPU while the module and its inputs "
+                     "may be on the GPU",
+                     q),
+         {snippet(call, 80)}, fmt::format("{}(..., device=x.device) for an input x", q));
+    if (!gpu_code) f.severity = facts::Severity::info;
+    return;
+  }
+  auto& f = emit(RuleId::tensor_created_without_device, call,
        fmt::format("{}(...) takes its size from an input tensor's shape but no device: it is made on the CPU while "
                    "that input may be on the GPU (\"Expected all tensors to be on the same device\", or a silent copy)",
                    q),
        {snippet(call, 80)}, fmt::format("{}(..., device=x.device), or x.new_{}(...)", q, last_component(q)));
+  if (!gpu_code) f.severity = facts::Severity::info;
 }
 
 void Analyzer::check_joined(Node call, std::string_view q) {

@@ -18,6 +18,10 @@ bool module_base(std::string_view base) {
 }  // namespace
 
 void ProjectIndex::add_source(std::string_view text) {
+  if (!m_uses_gpu) {
+    m_uses_gpu = text.find(".cuda(") != std::string_view::npos || text.find("\"cuda") != std::string_view::npos ||
+                 text.find("'cuda") != std::string_view::npos;
+  }
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t eol = text.find('\n', pos);

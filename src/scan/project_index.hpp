@@ -23,11 +23,14 @@ class ProjectIndex {
   // twice, once as a module and once not, counts as not one (it cannot be told apart here).
   bool is_module_class(std::string_view name) const;
   std::size_t module_class_count() const { return m_modules.size(); }
+  // Whether any file names CUDA (`.cuda(`, "cuda", torch.device("cuda")): the project runs on GPUs.
+  bool uses_gpu() const { return m_uses_gpu; }
 
  private:
   std::unordered_map<std::string, std::vector<std::string>> m_bases;  // class -> base names (last component)
   std::unordered_set<std::string> m_ambiguous;
   std::unordered_set<std::string> m_modules;
+  bool m_uses_gpu = false;
 };
 
 }  // namespace gpudoctor::scan
