@@ -1,6 +1,7 @@
 #include <scan/analyzer.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <tuple>
 
@@ -36,6 +37,13 @@ bool contains_modulo(Node cond, std::string_view source) {
 }  // namespace
 
 FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
+  // Alone, a file is its own project (as `gpudoctor scan FILE` sees it).
+  ProjectIndex self;
+  if (project == nullptr) {
+    self.add_source(source.text);
+    self.finish();
+    project = &self;
+  }
   auto tree = SyntaxTree::parse(source.text);
   if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
   FileFacts ff = collect_file_facts(tree->root(), source.text, project);
@@ -230,6 +238,8 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::assert_statement:
     case NodeKind::raise_statement: collect_announced(n); break;
     case NodeKind::return_statement: on_return(n); break;
+    case NodeKind::binary_operator:
+    case NodeKind::comparison_operator: check_binary(n); break;
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
@@ -321,6 +331,19 @@ void Analyzer::enter_function(Node n) {
     sym.is_parameter = true;
     sym.row = name.row();
     sym.column = name.column();
+    // `n: int`, `scale=10.0`, `name: str = "x"`: no tensor, so no device to follow.
+    std::string_view ptext = p.text();
+    auto colon = ptext.find(':');
+    auto eq = ptext.find('=');
+    if (colon != std::string_view::npos) {
+      auto type = util::trim(ptext.substr(colon + 1, eq == std::string_view::npos ? std::string_view::npos : eq - colon - 1));
+      sym.scalar = type == "int" || type == "float" || type == "bool" || type == "str";
+    }
+    if (eq != std::string_view::npos && !sym.scalar) {
+      auto def = util::trim(ptext.substr(eq + 1));
+      sym.scalar = !def.empty() && (std::isdigit(static_cast<unsigned char>(def[0])) != 0 || def[0] == '"' || def[0] == '\'' ||
+                                    def == "True" || def == "False" || (def[0] == '-' && def.size() > 1));
+    }
     s.symbols[std::string(name.text())] = sym;
   }
   m_scopes.push_back(std::move(s));
@@ -368,7 +391,9 @@ void Analyzer::enter_for(Node n) {
   // yields batches; a range() or a literal does not.
   const Symbol* bound = (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ? lookup(iter.text()) : nullptr;
   // So does any loop over a name that says it is a loader (`val_loader`, `self.test_dataloader`).
-  bool named_loader = last_component(iter.text()).find("loader") != std::string_view::npos;
+  auto loader_name = last_component(iter.text());
+  bool named_loader = loader_name.find("loader") != std::string_view::npos || loader_name.ends_with("_dl") ||
+                      loader_name == "dl";
   bool untyped_step_source = (loop.step || named_loader) && src.kind == Kind::unknown &&
                              (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
                              (bound == nullptr || bound->is_parameter || named_loader);
@@ -397,6 +422,22 @@ void Analyzer::enter_for(Node n) {
       b.column = t.column();
       b.loop = index;
       scope_for(t.text()).symbols[std::string(t.text())] = b;
+    }
+  }
+  // `for p, t in zip(preds, targets)`: values drawn from the function's inputs follow their device.
+  if (!loop.binds_batches && !m_function_nodes.empty() && mentions_parameter(n.field(Field::right))) {
+    std::vector<Node> names{left};
+    for (std::size_t k = 0; k < names.size() && k < 16; ++k) {
+      Node t = names[k];
+      if (t.is(NodeKind::pattern_list) || t.is(NodeKind::tuple_pattern)) {
+        for (std::uint32_t i = 0; i < t.named_count(); ++i) names.push_back(t.named(i));
+      } else if (t.is(NodeKind::identifier)) {
+        Symbol v;
+        v.from_param = true;
+        v.row = t.row();
+        v.column = t.column();
+        scope_for(t.text()).symbols[std::string(t.text())] = v;
+      }
     }
   }
   m_loops.push_back(loop);
@@ -460,6 +501,33 @@ void Analyzer::on_assignment(Node n) {
   if (!right.valid()) {
     bind(left, Symbol{}, left);  // annotated declaration without a value
     return;
+  }
+  // `x, y = next(iter(valid_loader))`: one batch, bound like a loop's.
+  if ((left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern) || left.is(NodeKind::identifier)) &&
+      right.is(NodeKind::call) && qualified_callee(right) == "next") {
+    Node src = positional(right, 0);
+    if (src.is(NodeKind::call) && qualified_callee(src) == "iter") src = positional(src, 0);
+    auto name = last_component(src.text());
+    if (src.valid() && (name.find("loader") != std::string_view::npos || name.ends_with("_dl") || name == "dl" ||
+                        infer(src).kind == Kind::dataloader)) {
+      LoopState one{right.start_byte(), right.row(), false, true, -1, snippet(src, 40), -1, false};
+      int index = static_cast<int>(m_all_loops.size());
+      m_all_loops.push_back(one);
+      std::vector<Node> targets;
+      if (left.is(NodeKind::identifier)) targets.push_back(left);
+      for (std::uint32_t i = 0; !left.is(NodeKind::identifier) && i < left.named_count(); ++i) targets.push_back(left.named(i));
+      for (Node t : targets) {
+        if (!t.is(NodeKind::identifier)) continue;
+        Symbol b;
+        b.kind = Kind::batch;
+        b.placement = Placement::host;
+        b.row = t.row();
+        b.column = t.column();
+        b.loop = index;
+        scope_for(t.text()).symbols[std::string(t.text())] = b;
+      }
+      return;
+    }
   }
   if (left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern)) {
     std::vector<Symbol> values;

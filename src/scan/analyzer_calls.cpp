@@ -267,6 +267,56 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   }
 
   Symbol* target = (object.is(NodeKind::identifier) || object.is(NodeKind::attribute)) ? lookup(object.text()) : nullptr;
+  // `model.cpu().state_dict()` to save: Module.cpu() moves the model itself, so training goes on on
+  // the CPU after the first checkpoint.
+  if (method == "state_dict" && object.is(NodeKind::call)) {
+    Node inner = object.field(Field::function);
+    if (inner.is(NodeKind::attribute) && inner.field(Field::attribute).text() == "cpu") {
+      Node model = inner.field(Field::object);
+      const Symbol* m = (model.is(NodeKind::identifier) || model.is(NodeKind::attribute)) ? lookup(model.text()) : nullptr;
+      bool module = m != nullptr && (m->kind == Kind::module || m->kind == Kind::hf_model || m->is_parameter);
+      std::string_view fn_text = m_function_nodes.empty() ? std::string_view() : m_function_nodes.back().text();
+      bool moved_back = fn_text.find(std::string(model.text()) + ".cuda(") != std::string_view::npos ||
+                        fn_text.find(std::string(model.text()) + ".to(") != std::string_view::npos;
+      // Only where it runs again: in a loop, or in a function a loop calls (a checkpoint helper).
+      // A final save at the end of a script is the idiom.
+      bool again = in_loop();
+      if (!again && !m_function_nodes.empty()) {
+        std::string callee = std::string(function_name()) + "(";
+        for_each_node(m_root, m_src.text, [&](Node n) {
+          if (again) return Descend::no;
+          if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) &&
+              n.text().find(callee) != std::string_view::npos) {
+            again = true;
+          }
+          return Descend::yes;
+        });
+      }
+      if (module && !moved_back && m_ff.uses_device && again) {
+        emit(RuleId::hardcoded_cpu, inner,
+             fmt::format("{}.cpu() moves the module itself, not a copy: after this checkpoint the training continues "
+                         "on the CPU",
+                         model.text()),
+             {snippet(call, 80)}, fmt::format("{}.state_dict() (torch.save copies device tensors as they are), or "
+                                              "{{k: v.cpu() for k, v in {}.state_dict().items()}}",
+                                              model.text(), model.text()));
+      }
+    }
+  }
+  // `x.type(torch.FloatTensor)` of a tensor on the device: a CPU tensor type, so a copy to the CPU.
+  if (method == "type") {
+    std::string t = m_ff.imports.qualify(positional(call, 0).text());
+    Symbol of = infer(object);
+    if (starts_with_package(t, "torch") && t.find(".cuda.") == std::string::npos && t.ends_with("Tensor") &&
+        (of.placement == Placement::accelerator || (target != nullptr && target->kind == Kind::batch &&
+                                                    target->loop >= 0 &&
+                                                    m_all_loops[static_cast<std::size_t>(target->loop)].moved_row >= 0))) {
+      emit(RuleId::hardcoded_cpu, call,
+           fmt::format("{}.type({}) casts to a CPU tensor type: the tensor is copied back to the CPU", snippet(object, 30), t),
+           {snippet(call, 80)}, fmt::format("{}.float() (or .to(dtype=...)) keeps it on its device", snippet(object, 30)));
+    }
+  }
+
   if (target == nullptr && method == "to" && object.is(NodeKind::call)) {
     // Net().to(device) with `device` bound to the CPU.
     Symbol made = infer(object);
@@ -331,6 +381,11 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
          fmt::format("`{}` (a scikit-learn estimator, {}) fits on the CPU: scikit-learn has no GPU support",
                      object.text(), where(target->row)));
   }
+  // model.generate(input_ids=..., attention_mask=...) and model.forward(...) take inputs too.
+  if ((target->kind == Kind::hf_model || target->kind == Kind::module) && (method == "generate" || method == "forward")) {
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) check_batch_argument(args.named(i), *target, object.text());
+  }
   if (target->kind == Kind::hf_model && method == "generate" && target->placement != Placement::accelerator &&
       !target->reported && !target->submodule) {
     target->reported = true;
@@ -386,7 +441,9 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
   }
   // A module built here, a model passed in, or a loss function. An attribute of unknown kind
   // (`self.stub`, an RPC proxy, a tokenizer) may want host tensors: not judged.
-  bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter || functional;
+  // A name bound to something moved with .to(device) and then called is a module too.
+  bool model_like = callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.is_parameter || functional ||
+                    (callee.kind == Kind::unknown && callee.placement == Placement::accelerator);
   if (!model_like) return;
   for (auto& l : m_loops) l.model_called = true;
   for (int idx : m_loop_index) {
@@ -404,12 +461,16 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
 }
 
 void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_view callee_name) {
+  // Lightning Fabric and Accelerate move the batches of the loaders they set up.
+  if (m_ff.imports.imports("lightning") || m_ff.imports.imports("pytorch_lightning") || m_ff.imports.imports("accelerate")) {
+    return;
+  }
   if (arg.is(NodeKind::keyword_argument)) arg = arg.field(Field::value);
   if (arg.is(NodeKind::dictionary_splat) || arg.is(NodeKind::list_splat)) arg = arg.named_count() ? arg.named(0) : Node();
   if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);
   if (!arg.is(NodeKind::identifier)) return;
   Symbol* b = lookup(arg.text());
-  bool on_device_model = (callee.kind == Kind::module || callee.kind == Kind::hf_model) &&
+  bool on_device_model = (callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.kind == Kind::unknown) &&
                          callee.placement == Placement::accelerator;
   // Tensors made here on the host (a tokenizer's output, from_numpy, a factory without device=)
   // given to a model that was moved.
@@ -425,7 +486,7 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
   if (b == nullptr || b->kind != Kind::batch || b->reported || b->loop < 0) return;
   const LoopState& loop = m_all_loops[static_cast<std::size_t>(b->loop)];
   std::string evidence;
-  bool on_device_callee = (callee.kind == Kind::module || callee.kind == Kind::hf_model) &&
+  bool on_device_callee = (callee.kind == Kind::module || callee.kind == Kind::hf_model || callee.kind == Kind::unknown) &&
                           callee.placement == Placement::accelerator;
   if (on_device_callee) {
     evidence = fmt::format("`{}` was moved to the device at {}", callee_name, where(callee.moved_row));

@@ -102,8 +102,12 @@ class Analyzer {
   void check_host_factory(Node call, std::string_view q);
   void check_joined(Node call, std::string_view q);
   void check_mixed_call(Node call, std::string_view q);
+  void check_binary(Node op);
   bool mentions_parameter(Node expr);
-  bool registers_by_hand(Node at) const;  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
+  bool registers_by_hand(Node at) const;
+  // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)
+  // still run on the GPU.
+  bool gpu_project() const;  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
   bool mentions_input_shape(Node expr);  // x.shape / x.size() / x.numel() of such a value, or a size computed from one
 
   // analyzer_infer.cpp

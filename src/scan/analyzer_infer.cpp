@@ -27,7 +27,9 @@ constexpr std::string_view k_same_kind_methods[] = {"float",   "half",   "double
 // torch functions whose result is a tensor placed like their first argument.
 constexpr std::string_view k_tensor_functions[] = {"triu", "tril", "where", "exp", "log", "sqrt", "abs", "sigmoid",
                                                    "tanh", "matmul", "mm", "bmm", "outer", "flip", "roll", "cumsum",
-                                                   "diag", "transpose", "reshape", "unsqueeze", "squeeze"};
+                                                   "diag", "transpose", "reshape", "unsqueeze", "squeeze",
+                                                   "max", "min", "argmax", "argmin", "topk", "sort", "sum", "mean",
+                                                   "softmax", "log_softmax", "relu", "clamp", "round", "floor"};
 
 // scikit-learn estimators that cuML implements on the GPU (https://docs.rapids.ai/api/cuml/stable/api/).
 constexpr std::string_view k_cuml_estimators[] = {
@@ -153,7 +155,10 @@ Symbol Analyzer::infer(Node expr, int depth) {
     case NodeKind::identifier:
     case NodeKind::attribute: {
       const Symbol* s = lookup(expr.text());
-      return s != nullptr ? *s : Symbol{};
+      if (s != nullptr) return *s;
+      // `out.data` is the tensor itself.
+      if (expr.is(NodeKind::attribute) && expr.field(Field::attribute).text() == "data") return infer(expr.field(Field::object), depth + 1);
+      return {};
     }
     case NodeKind::string: {
       auto v = string_value(expr);
@@ -175,6 +180,31 @@ Symbol Analyzer::infer(Node expr, int depth) {
       return s;
     }
     case NodeKind::call: return infer_call(expr, depth);
+    case NodeKind::subscript: {
+      // A part of a batch is a batch; a part of a tokenizer's encoding is a host tensor.
+      Symbol whole = infer(expr.field(Field::value), depth + 1);
+      if (whole.kind == Kind::batch) return whole;
+      if (whole.kind == Kind::encoding && whole.placement == Placement::host) {
+        whole.kind = Kind::tensor;
+        return whole;
+      }
+      if (whole.kind == Kind::tensor) return whole;
+      return {};
+    }
+    case NodeKind::binary_operator: {
+      // Arithmetic with numbers keeps a tensor where it is: `2 * pi * j / n` is where `j` is.
+      Node a = expr.named(0), b = expr.named(expr.named_count() - 1);
+      Symbol sa = infer(a, depth + 1), sb = infer(b, depth + 1);
+      if (sa.kind == Kind::tensor && sb.kind != Kind::tensor && !mentions_parameter(b)) return sa;
+      if (sb.kind == Kind::tensor && sa.kind != Kind::tensor && !mentions_parameter(a)) return sb;
+      if (sa.placement == Placement::accelerator || sb.placement == Placement::accelerator) {
+        Symbol t;
+        t.kind = Kind::tensor;
+        t.placement = Placement::accelerator;
+        return t;
+      }
+      return {};
+    }
     default: return {};
   }
 }
@@ -203,6 +233,15 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       return out;
     }
     if (one_of(method, k_same_kind_methods)) return infer(object, depth + 1);
+    // batch.get("labels"), encoding.get("attention_mask"): a part.
+    if (method == "get") {
+      Symbol whole = infer(object, depth + 1);
+      if (whole.kind == Kind::batch) return whole;
+      if (whole.kind == Kind::encoding && whole.placement == Placement::host) {
+        whole.kind = Kind::tensor;
+        return whole;
+      }
+    }
     // Lightning's Model.load_from_checkpoint(path) gives the module on the CPU unless told.
     if (method == "load_from_checkpoint" && m_ff.module_classes.count(std::string(object.text())) > 0) {
       out.kind = Kind::module;
@@ -278,7 +317,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     return out;
   }
   const bool torch_direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
-  const bool legacy_ctor = torch_direct && last.size() > 6 && last.substr(last.size() - 6) == "Tensor";
+  const bool legacy_ctor = torch_direct && last.size() >= 6 && last.substr(last.size() - 6) == "Tensor";
   if (torch_direct && (one_of(last, k_tensor_factories) || legacy_ctor)) {
     out.kind = Kind::tensor;
     Node dev = keyword(call, "device");
@@ -286,7 +325,10 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.made_here = !dev.valid();
     Node first = positional(call, 0);
     out.sized = last != "tensor" && last != "as_tensor" && last != "from_numpy" && last != "stack" && last != "cat";
-    if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other)) out.sized = true;
+    if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::unary_operator))) {
+      out.sized = true;
+      out.zero_dim = true;
+    }
     if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device
       out.placement = Placement::unknown;
       out.made_here = false;
@@ -298,7 +340,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     }
     return out;
   }
-  if (torch_direct && one_of(last, k_tensor_functions)) {
+  if ((torch_direct && one_of(last, k_tensor_functions)) || starts_with_package(q, "torch.nn.functional")) {
     Symbol first = infer(positional(call, 0), depth + 1);
     if (first.kind == Kind::tensor) {
       out = first;
@@ -318,8 +360,8 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.kind = Kind::pipeline;
     return out;
   }
-  // A function of this file that returns a module: what it returns.
-  if (fn.is(NodeKind::identifier)) {
+  // A function of this file (or a method of this class, `self.encode`) whose return is known.
+  if (fn.is(NodeKind::identifier) || (fn.is(NodeKind::attribute) && fn.text().starts_with("self."))) {
     auto r = m_returns.find(std::string(fn.text()));
     if (r != m_returns.end() && lookup(fn.text()) == nullptr) {
       out = r->second;

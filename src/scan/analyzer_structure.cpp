@@ -35,7 +35,8 @@ bool sized_factory(std::string_view name) {
 // initialisation, data preparation.
 bool host_side_function(std::string_view name, std::string_view cls) {
   for (std::string_view w : {"getitem", "collate", "__len__", "init", "reset_parameters", "load", "prepare", "preprocess",
-                             "transform", "augment", "__iter__", "__next__", "sample", "make_dataset", "build_dataset"}) {
+                             "transform", "augment", "__iter__", "__next__", "sample", "make_dataset", "build_dataset",
+                             "register", "schedule", "setup", "checkpoint", "convert", "filter", "state_dict"}) {
     if (name.find(w) != std::string_view::npos) return true;
   }
   return cls.find("Dataset") != std::string_view::npos || cls.find("Sampler") != std::string_view::npos ||
@@ -55,7 +56,8 @@ bool Analyzer::mentions_parameter(Node expr) {
       if (p.is(NodeKind::attribute) && p.field(Field::attribute) == n) return Descend::no;
       if (p.is(NodeKind::keyword_argument) && p.field(Field::name) == n) return Descend::no;
       const Symbol* s = lookup(n.text());
-      if (s != nullptr && (s->is_parameter || s->from_param) && s->kind != Kind::module && s->kind != Kind::device) {
+      if (s != nullptr && (s->is_parameter || s->from_param) && !s->scalar && s->kind != Kind::module &&
+          s->kind != Kind::device) {
         found = true;
       }
     }
@@ -63,6 +65,8 @@ bool Analyzer::mentions_parameter(Node expr) {
   });
   return found;
 }
+
+bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
 
 bool Analyzer::registers_by_hand(Node at) const {
   // detectron2's idiom: self.add_module(name, layer) then append the same layer to a list.
@@ -102,10 +106,16 @@ bool Analyzer::mentions_input_shape(Node expr) {
 }
 
 void Analyzer::on_return(Node n) {
-  if (m_function_nodes.empty() || !m_classes.empty() || n.named_count() != 1) return;
+  if (m_function_nodes.empty() || n.named_count() != 1) return;
   Symbol s = infer(n.named(0));
-  if (s.kind != Kind::module || s.submodule) return;
-  std::string name(function_name());
+  // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
+  // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
+  bool host_tensor = s.kind == Kind::tensor && s.made_here && s.sized && s.placement == Placement::host && !s.from_param;
+  bool encoding = s.kind == Kind::encoding && s.placement == Placement::host;
+  if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding) return;
+  const bool method = !m_classes.empty();
+  if (method && s.kind == Kind::module) return;  // a method returning a layer builds it for __init__
+  std::string name = (method ? "self." : "") + std::string(function_name());
   auto [it, inserted] = m_returns.try_emplace(name, s);
   // Several returns that disagree on placement: unknown.
   if (!inserted && it->second.placement != s.placement) it->second.placement = Placement::unknown;
@@ -213,14 +223,26 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
 }
 
 void Analyzer::check_module_ctor(Node call, std::string_view q) {
-  if (!in_forward() || !in_module_method()) return;
   if (!starts_with_package(q, "torch.nn") || starts_with_package(q, "torch.nn.functional")) return;
   std::string_view layer = last_component(q);
   if (!has_weights(layer)) return;
+  // Called the moment it is built (`nn.Conv2d(...)(x)`), anywhere: a layer with fresh random
+  // weights used once and thrown away. Otherwise only forward() of a module is judged (a method
+  // that returns layers builds them for __init__).
+  const bool called_at_once = call.parent().is(NodeKind::call) && call.parent().field(Field::function) == call;
+  if (!called_at_once && (!in_forward() || !in_module_method())) return;
   // `self.head = nn.Linear(...)` in forward is lazy construction: registered, but built after the
   // module was moved. Still on the CPU: reported too, with its own words.
   Node p = call.parent();
   bool to_self = p.is(NodeKind::assignment) && p.field(Field::left).text().starts_with("self.");
+  if (called_at_once && !in_forward()) {
+    emit(RuleId::module_built_in_forward, call,
+         fmt::format("nn.{} is built and called at once in {}(): a new layer with fresh random weights at every call, "
+                     "on the CPU, never registered, never trained",
+                     layer, function_name().empty() ? "module-level code" : function_name()),
+         {snippet(call.parent(), 80)}, fmt::format("self.layer = nn.{}(...) in __init__, then self.layer(x) here", layer));
+    return;
+  }
   emit(RuleId::module_built_in_forward, call,
        to_self ? fmt::format("nn.{} is built in forward(): it is created on the CPU after the module was moved, and "
                              "again at every call",
@@ -234,13 +256,17 @@ void Analyzer::check_module_ctor(Node call, std::string_view q) {
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
   // uses the module moves it.
-  if (m_function_nodes.empty() || (!m_ff.uses_device && !(in_forward() && in_module_method()))) return;
+  if (m_function_nodes.empty() || (!m_ff.uses_device && !in_module_method())) return;
   if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
   // tensor_created_then_moved's business.
   Node p = call.parent();
-  for (int guard = 0; guard < 8 && p.is(NodeKind::attribute); ++guard) {
+  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
+    if (p.is(NodeKind::subscript)) {  // `torch.LongTensor(v)[None].to(device)`
+      p = p.parent();
+      continue;
+    }
     auto m = p.field(Field::attribute).text();
     if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return;
     p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
@@ -266,6 +292,11 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   // In a module's forward() the inputs are where the module is: any tensor made there without a
   // device is on the CPU while they may not be.
   bool sized_by_input = in_forward() && in_module_method();
+  // torch.tensor(0.0): a 0-dim tensor mixes with tensors on any device.
+  if (last_component(q) == "tensor") {
+    Node first = positional(call, 0);
+    if (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::unary_operator)) return;
+  }
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !sized_by_input; ++i) {
     Node a = args.named(i);
     if (a.is(NodeKind::keyword_argument)) {
@@ -281,9 +312,9 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   const bool gpu_code = m_ff.uses_device || (m_ff.project != nullptr && m_ff.project->uses_gpu());
   if (!shape) {
     auto& f = emit(RuleId::tensor_created_without_device, call,
-         fmt::format("{}(...) is made in forward() without device=: it is on the CPU while the module and its inputs "
-                     "may be on the GPU",
-                     q),
+         fmt::format("{}(...) is made in {}() of a module without device=: it is on the CPU while the module and its "
+                     "inputs may be on the GPU",
+                     q, function_name()),
          {snippet(call, 80)}, fmt::format("{}(..., device=x.device) for an input x", q));
     if (!gpu_code) f.severity = facts::Severity::info;
     return;
@@ -299,7 +330,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
 void Analyzer::check_joined(Node call, std::string_view q) {
   // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
   // computed from the function's inputs.
-  if (!m_ff.uses_device || m_function_nodes.empty()) return;
+  if ((!m_ff.uses_device && !gpu_project()) || m_function_nodes.empty()) return;
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
   if (!list.is(NodeKind::list) && !list.is(NodeKind::tuple)) return;
@@ -371,9 +402,60 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
           {snippet(at, 80)}, fmt::format("create `{}` with device=device (or accumulate a Python number)", target.text()));
 }
 
+void Analyzer::check_binary(Node op) {
+  // `freqs * coords`, `total = total + loss_term`: a tensor made here without a device meets a
+  // value computed from the function's input (or one on the device).
+  if (m_function_nodes.empty() || op.named_count() < 2) return;
+  if (!m_ff.uses_device && !gpu_project() && !in_module_method()) return;
+  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
+  if (host_side_function(function_name(), cls)) return;
+  Node a = op.named(0), b = op.named(op.named_count() - 1);
+  // `(pred == labels)` with `pred` on the device and `labels` an unmoved part of a batch whose
+  // other part was moved: the part was forgotten.
+  for (int side = 0; side < 2; ++side) {
+    Node part = side == 0 ? a : b, other = side == 0 ? b : a;
+    if (!part.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(part.text());
+    if (s == nullptr || s->kind != Kind::batch || s->loop < 0 || s->reported) continue;
+    const LoopState& loop = m_all_loops[static_cast<std::size_t>(s->loop)];
+    if (loop.moved_row < 0 || infer(other).placement != Placement::accelerator) continue;
+    s->reported = true;
+    emit(RuleId::inputs_not_moved, part,
+         fmt::format("`{}` from `{}` meets `{}`, a device tensor, on the CPU: another part of the same batch was moved "
+                     "at {}, this one was not",
+                     part.text(), loop.source, snippet(other, 30), where(loop.moved_row)),
+         {fmt::format("`{}` bound at {}", part.text(), where(loop.row))},
+         fmt::format("{} = {}.to(device)", part.text(), part.text()));
+    return;
+  }
+  for (int side = 0; side < 2; ++side) {
+    Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
+    if (!host_side.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(host_side.text());
+    if (s == nullptr || s->kind != Kind::tensor || !s->made_here || !s->sized || s->zero_dim ||
+        s->placement != Placement::host || s->from_param || s->reported || s->row < 0) {
+      continue;
+    }
+    Symbol o = infer(other);
+    bool input = o.placement == Placement::accelerator || (o.kind != Kind::module && mentions_parameter(other));
+    if (!input || (o.kind == Kind::tensor && o.made_here && o.placement == Placement::host)) continue;
+    s->reported = true;
+    emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+            fmt::format("`{}` is made on the CPU (no device=) and meets `{}` at {}, which comes from the function's "
+                        "input and may be on the GPU",
+                        host_side.text(), snippet(other, 30), where(op.row())),
+            {snippet(op, 80)}, fmt::format("create `{}` with device=<input>.device (or start from a Python number)", host_side.text()));
+    return;
+  }
+}
+
 void Analyzer::check_mixed_call(Node call, std::string_view q) {
   // A call that gets a device tensor and an unmoved part of a batch whose other part was moved: the
-  // batch part was forgotten (a metric's labels, an eval loop's targets).
+  // batch part was forgotten (a metric's labels, an eval loop's targets). Not where a framework
+  // (Lightning Fabric, Accelerate) moves the batches.
+  if (m_ff.imports.imports("lightning") || m_ff.imports.imports("pytorch_lightning") || m_ff.imports.imports("accelerate")) {
+    return;
+  }
   std::string_view last = last_component(q);
   if (last == "print" || last == "to" || last == "cuda" || last == "append" || last == "extend" || last == "format") return;
   Node args = call.field(Field::arguments);

@@ -43,8 +43,10 @@ struct Symbol {
   bool submodule = false;     // `self.x` of an nn.Module subclass: moved with its parent
   bool from_param = false;    // computed from the enclosing function's parameters (their device)
   bool from_shape = false;    // a size read off an input tensor (x.shape[1], x.size(0))
+  bool scalar = false;        // a parameter typed or defaulted as a number, string or flag: no tensor
   bool made_here = false;     // tensor: created in this file by a factory without device=
   bool sized = false;         // made from sizes or a number (zeros, ones, full, tensor(0.0)), not from data
+  bool zero_dim = false;      // torch.tensor(<number>): mixes with tensors on any device out of place
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
 };

@@ -8,6 +8,8 @@ that line is counted apart (advice a user may have turned off is not a catch).
 
     tests/scan/measure_bugs.py --gpudoctor build/gpudoctor [--split dev|test|all] [--misses]
                                [--min-recall SPLIT=PCT ...]
+
+Splits: dev and dev2 were read while the rules were written; test and test2 were held out.
 """
 import argparse
 import json
@@ -31,7 +33,7 @@ def cases():
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpudoctor", required=True)
-    ap.add_argument("--split", choices=["dev", "test", "all"], default="all")
+    ap.add_argument("--split", choices=["dev", "dev2", "test", "test2", "all"], default="all")
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--min-recall", action="append", default=[], metavar="SPLIT=PCT")
     a = ap.parse_args()
