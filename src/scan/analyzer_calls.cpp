@@ -283,14 +283,21 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
       bool again = in_loop();
       if (!again && !m_function_nodes.empty()) {
         std::string callee = std::string(function_name()) + "(";
-        for_each_node(m_root, m_src.text, [&](Node n) {
-          if (again) return Descend::no;
-          if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) &&
-              n.text().find(callee) != std::string_view::npos) {
-            again = true;
-          }
-          return Descend::yes;
-        });
+        auto [it, inserted] = m_called_in_loop.try_emplace(callee, false);
+        if (inserted) {
+          bool found = false;
+          for_each_node(m_root, m_src.text, [&](Node n) {
+            if (found) return Descend::no;
+            // The outermost loops hold the inner ones: one search of each is enough.
+            if (n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) {
+              found = n.text().find(callee) != std::string_view::npos;
+              return Descend::no;
+            }
+            return Descend::yes;
+          });
+          it->second = found;
+        }
+        again = it->second;
       }
       if (module && !moved_back && m_ff.uses_device && again) {
         emit(RuleId::hardcoded_cpu, inner,

@@ -104,7 +104,7 @@ class Analyzer {
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
   bool mentions_parameter(Node expr);
-  bool registers_by_hand(Node at) const;
+  bool registers_by_hand(Node at);  // its function calls add_module() or setattr(self, ...)
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)
   // still run on the GPU.
   bool gpu_project() const;  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
@@ -160,6 +160,9 @@ class Analyzer {
   };
   std::vector<UnmovedBatch> m_unmoved_batches;
   bool m_self_move_reported = false;
+  std::unordered_map<std::string, bool> m_attribute_moved;  // self.x -> some line moves it or names a device
+  std::unordered_map<std::uint32_t, bool> m_registers_by_hand;  // function start byte -> add_module()/setattr
+  std::unordered_map<std::string, bool> m_called_in_loop;    // function name -> some loop calls it
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards
   std::vector<LoaderRecord> m_loaders;
   std::vector<Candidate> m_fallbacks;

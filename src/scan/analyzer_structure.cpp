@@ -68,12 +68,17 @@ bool Analyzer::mentions_parameter(Node expr) {
 
 bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
 
-bool Analyzer::registers_by_hand(Node at) const {
-  // detectron2's idiom: self.add_module(name, layer) then append the same layer to a list.
+bool Analyzer::registers_by_hand(Node at) {
+  // detectron2's idiom: self.add_module(name, layer) then append the same layer to a list. Read
+  // once per function.
   for (Node p = at.parent(); p.valid(); p = p.parent()) {
     if (!p.is(NodeKind::function_definition)) continue;
-    auto body = p.text();
-    return body.find("add_module(") != std::string_view::npos || body.find("setattr(self") != std::string_view::npos;
+    auto [it, inserted] = m_registers_by_hand.try_emplace(p.start_byte(), false);
+    if (inserted) {
+      auto body = p.text();
+      it->second = body.find("add_module(") != std::string_view::npos || body.find("setattr(self") != std::string_view::npos;
+    }
+    return it->second;
   }
   return false;
 }
@@ -198,21 +203,27 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
     std::string attr(std::string_view(name).substr(5));
     // The module moves it itself: an _apply override, register_buffer, or a line that moves it
     // or reads a device beside it (`self.table[t].to(x.device)`).
-    if (text.find("def _apply(") != std::string_view::npos || text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
-        text.find("register_buffer('" + attr + "'") != std::string_view::npos) {
-      return;
-    }
-    for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-      std::size_t end = at + name.size();
-      if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) continue;
-      std::size_t bol = text.rfind('\n', at);
-      bol = bol == std::string_view::npos ? 0 : bol + 1;
-      std::size_t eol = text.find('\n', at);
-      auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
-      for (std::string_view w : {".to(", ".cuda(", "device", ".type_as("}) {
-        if (line.find(w) != std::string_view::npos) return;
+    // Each name's lines are read once per file, and at most k_max_attribute_searches names are
+    // (a generated file with a hundred thousand attributes must not cost a hundred thousand passes).
+    constexpr std::size_t k_max_attribute_searches = 256;
+    auto cached = m_attribute_moved.find(name);
+    if (cached == m_attribute_moved.end()) {
+      if (m_attribute_moved.size() >= k_max_attribute_searches) return;
+      bool moved = text.find("def _apply(") != std::string_view::npos ||
+                   text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
+                   text.find("register_buffer('" + attr + "'") != std::string_view::npos;
+      for (std::size_t at = text.find(name); at != std::string_view::npos && !moved; at = text.find(name, at + 1)) {
+        std::size_t end = at + name.size();
+        if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) continue;
+        std::size_t bol = text.rfind('\n', at);
+        bol = bol == std::string_view::npos ? 0 : bol + 1;
+        std::size_t eol = text.find('\n', at);
+        auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+        for (std::string_view w : {".to(", ".cuda(", "device", ".type_as("}) moved = moved || line.find(w) != std::string_view::npos;
       }
+      cached = m_attribute_moved.emplace(name, moved).first;
     }
+    if (cached->second) return;
     emit(RuleId::tensor_attribute_not_buffer, left,
          fmt::format("`{}` is a plain tensor attribute: model.to(device) moves parameters and buffers only, so it stays "
                      "on the CPU while the module's inputs move",
