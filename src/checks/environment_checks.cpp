@@ -286,14 +286,26 @@ VisibleList parse_visible(std::string_view value, std::optional<int> count, cons
   return out;
 }
 
-bool has_cuda_capable(const EnvironmentView& v) {
-  return !v.gpus(k_vendor_nvidia).empty() || v.any_nvidia_node() || v.facts().wsl.dxg;
+// The CUDA runtime answered and counted no device (cudaErrorNoDevice): a driver is there, and
+// CUDA_VISIBLE_DEVICES, when set, is the first suspect.
+bool cuda_saw_no_device(const Facts& f) { return f.driver.cudart.device_count.value_or(-1) == 0; }
+
+bool has_cuda_capable(const Facts& f, const EnvironmentView& v) {
+  return !v.gpus(k_vendor_nvidia).empty() || v.any_nvidia_node() || v.facts().wsl.dxg ||
+         f.driver.nvml.device_count.value_or(0) > 0 || cuda_saw_no_device(f);
+}
+
+// The GPU count from the environment (PCI, device nodes), else from NVML (nvidia-smi's table).
+std::optional<int> gpu_count(const Facts& f, const EnvironmentView& v) {
+  if (auto n = v.nvidia_gpu_count()) return n;
+  if (f.driver.nvml.device_count) return *f.driver.nvml.device_count;
+  return std::nullopt;
 }
 
 void check_cvd_hidden(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto value = v.env("CUDA_VISIBLE_DEVICES");
-  if (!value || !has_cuda_capable(v)) return;
+  if (!value || !has_cuda_capable(f, v)) return;
   auto list = parse_visible(*value, v.nvidia_gpu_count(), v.nvidia_gpu_uuids());
   if (!list.hidden_on_purpose) return;
   out.emit(fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA: frameworks fall back to the CPU.",
@@ -304,10 +316,21 @@ void check_cvd_hidden(const Facts& f, FindingSink& out) {
 void check_cvd_invalid(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto value = v.env("CUDA_VISIBLE_DEVICES");
-  if (!value || !has_cuda_capable(v)) return;
-  auto count = v.nvidia_gpu_count();
+  if (!value || !has_cuda_capable(f, v)) return;
+  auto count = gpu_count(f, v);
   auto list = parse_visible(*value, count, v.nvidia_gpu_uuids());
-  if (list.hidden_on_purpose || list.first_invalid.empty()) return;
+  if (list.hidden_on_purpose) return;
+  if (list.first_invalid.empty()) {
+    // Every entry looks valid, yet CUDA counted no device: none of them exists on this machine (or
+    // the machine has no GPU at all, which its other facts would show).
+    if (!cuda_saw_no_device(f) || list.visible.empty()) return;
+    out.emit(fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" and CUDA found no device: the GPUs it names do not exist here (a "
+                         "machine with one GPU has only index 0), so every GPU is hidden.",
+                         util::sanitize_utf8(*value)),
+             {fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", util::sanitize_utf8(*value)),
+              "the CUDA runtime counted no device (cudaErrorNoDevice)"});
+    return;
+  }
   std::vector<std::string> evidence = {fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", util::sanitize_utf8(*value)),
                                        fmt::format("\"{}\": {}", list.first_invalid, list.why_invalid)};
   if (count) evidence.push_back(fmt::format("{} NVIDIA GPU(s) here", *count));
@@ -588,7 +611,8 @@ const Check k_checks[] = {
      check_cvd_hidden},
     {{"env.cuda_visible_devices_invalid", Layer::environment, Severity::error,
       "CUDA_VISIBLE_DEVICES names a GPU that does not exist",
-      "an index past the GPU count, a UUID no GPU has, or a malformed entry (warning when GPUs before it stay visible)",
+      "an index past the GPU count, a UUID no GPU has, or a malformed entry (warning when GPUs before it stay visible); "
+      "or entries that look valid while the CUDA runtime counted no device",
       "Use indices below the GPU count (nvidia-smi -L lists them) or full UUIDs; set CUDA_DEVICE_ORDER=PCI_BUS_ID so "
       "indices match nvidia-smi."},
      check_cvd_invalid},

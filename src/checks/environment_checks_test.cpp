@@ -160,6 +160,24 @@ TEST(EnvironmentChecks, CudaVisibleDevicesSemantics) {
   EXPECT_THAT(ids(with(" 0 ")), ::testing::IsEmpty());
 }
 
+// A described machine: no PCI or device nodes, only what nvidia-smi and the CUDA runtime said.
+TEST(EnvironmentChecks, CudaVisibleDevicesAgainstNvidiaSmiAndAnEmptyCudaCount) {
+  Facts f;
+  f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "2"}};
+  f.driver.nvml.device_count = 1;
+  auto smi = run_checks(f);
+  ASSERT_NE(find(smi, "env.cuda_visible_devices_invalid"), nullptr);
+  EXPECT_EQ(find(smi, "env.cuda_visible_devices_invalid")->evidence.back(), "1 NVIDIA GPU(s) here");
+
+  Facts g;
+  g.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "1"}};
+  EXPECT_EQ(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr) << "nothing says GPU 1 is missing";
+  g.driver.cudart.device_count = 0;
+  EXPECT_NE(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr) << "CUDA counted no device";
+  g.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "$0"}};
+  EXPECT_NE(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr);
+}
+
 TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
   Facts f = empty_machine();
   f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";

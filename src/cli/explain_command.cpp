@@ -141,6 +141,9 @@ int run_explain(const ExplainOptions& o) {
   watch::LogScanner scanner;
   probe::text::ReportReader reader;
   LineSplitter lines(reader);
+  scanner.set_on_match([&reader](const watch::LogMatch& m) {
+    reader.feed_message(m.signature->id, m.captures, static_cast<std::size_t>(m.line_number));
+  });
   std::vector<char> buf(k_chunk_bytes);
   for (;;) {
     std::size_t n = std::fread(buf.data(), 1, buf.size(), in.get());

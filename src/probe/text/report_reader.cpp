@@ -9,6 +9,8 @@
 // - pip list / pip freeze / wheel names ("torch 2.1.0+cu121", "torch==2.1.0+cpu",
 //   "torch-2.0.1+cu117-cp310-..."), conda list ("pytorch 2.1.0 py3.10_cuda11.8_cudnn8.7.0_0",
 //   "cpuonly"), and PyTorch's index URLs (".../whl/cu118", ".../whl/cpu");
+// - CUDA_VISIBLE_DEVICES set on a shell line ("CUDA_VISIBLE_DEVICES=2 python main.py", "export
+//   CUDA_VISIBLE_DEVICES=0,1") or in Python (os.environ["CUDA_VISIBLE_DEVICES"] = '1');
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
 #include <probe/text/report_reader.hpp>
@@ -57,6 +59,10 @@ struct Patterns {
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
       R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
+  // The value of a shell assignment ends at a blank, a quote or ';'; "$0" is kept (it expands to the
+  // shell's own name), other variables are not (their value is not in the text).
+  RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
+  RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -176,7 +182,7 @@ constexpr Keyword k_keywords[] = {
     {"ensorflow", 3},  {"ensorFlow", 3},   {"microsoft-standard", 5},          {"docker", 0},
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
-    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0}};
+    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 32);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -399,10 +405,27 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       note(number, "container started with: " + *m_container_run);
     }
   }
+  if (!m_cuda_visible_devices && contains("CUDA_VISIBLE_DEVICES")) {
+    if (RE2::PartialMatch(in, p.cvd_python, &b) || RE2::PartialMatch(in, p.cvd_shell, &a, &b)) {
+      if (b.find('$') == std::string::npos || b == "$0") {
+        m_cuda_visible_devices = b.substr(0, 200);
+        note(number, fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", *m_cuda_visible_devices));
+      }
+    }
+  }
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
     note(number, "PyTorch index URL for " + a);
+  }
+}
+
+void ReportReader::feed_message(std::string_view id, const std::vector<std::pair<std::string, std::string>>& captures,
+                                std::size_t number) {
+  (void)captures;
+  if (id == "log.cuda_visible_devices_none" && !m_cuda_no_device) {
+    m_cuda_no_device = true;
+    note(number, "the CUDA runtime found no device (cudaErrorNoDevice)");
   }
 }
 
@@ -433,6 +456,14 @@ facts::Facts ReportReader::facts() const {
     f.environment.container.launch_command = *m_container_run;
     f.environment.container.in_container = true;
     f.environment.container.runtime = m_container_run->find("podman") != std::string::npos ? "podman" : "docker";
+  }
+  if (m_cuda_visible_devices) {
+    f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", *m_cuda_visible_devices}};
+  }
+  if (m_cuda_no_device) {
+    f.driver.cudart.device_count_result = 100;  // cudaErrorNoDevice
+    f.driver.cudart.device_count_error = "cudaErrorNoDevice";
+    f.driver.cudart.device_count = 0;
   }
   // WSL runs Linux on Windows: a post about WSL is not about native Windows.
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);

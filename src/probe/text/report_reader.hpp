@@ -40,6 +40,12 @@ class ReportReader {
   // block, no per-line work), so a training log costs little more than reading it. Returns the
   // number of lines in `block`.
   std::size_t feed_lines(std::string_view block, std::size_t first_number);
+  // A known message that the log signatures found on line `number` (data/signatures.tsv id and its
+  // captures). Some messages state a fact about the machine as well as a failure: torch's "No CUDA
+  // GPUs are available" says the CUDA runtime counted no device. Those facts are read here, so the
+  // checks can join them with the dumps.
+  void feed_message(std::string_view id, const std::vector<std::pair<std::string, std::string>>& captures,
+                    std::size_t number);
 
   // The described machine. Only what the text showed is set.
   facts::Facts facts() const;
@@ -71,6 +77,8 @@ class ReportReader {
   std::optional<bool> m_cuda_available;
   std::optional<std::string> m_tf_version;
   std::optional<std::string> m_container_run;  // "docker run -it image sh"
+  std::optional<std::string> m_cuda_visible_devices;  // a CUDA_VISIBLE_DEVICES=... the text sets
+  bool m_cuda_no_device = false;                      // the CUDA runtime counted no device
   bool m_conda_cpuonly = false;
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names

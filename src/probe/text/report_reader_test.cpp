@@ -115,6 +115,25 @@ TEST(ReportReader, ATaglessTorchFromPypiIsTheDefaultWheel) {
   EXPECT_EQ(torch(windows_post).kind, facts::BuildKind::cpu);
 }
 
+TEST(ReportReader, CudaVisibleDevicesFromShellAndPython) {
+  auto env = [](const facts::Facts& f) {
+    return f.environment.env ? f.environment.env->at("CUDA_VISIBLE_DEVICES") : std::string("(unknown)");
+  };
+  EXPECT_EQ(env(read("(venv) ~/src$ CUDA_VISIBLE_DEVICES=3 python train.py\n")), "3");
+  EXPECT_EQ(env(read("export CUDA_VISIBLE_DEVICES=\"0,1\"\n")), "0,1");
+  EXPECT_EQ(env(read("os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n")), "2");
+  EXPECT_EQ(env(read("run `CUDA_VISIBLE_DEVICES=$0 ./demo.py`\n")), "$0");
+  EXPECT_FALSE(read("CUDA_VISIBLE_DEVICES=$GPU python x.py\n").environment.env.known()) << "a variable's value is not shown";
+  EXPECT_FALSE(read("os.environ['CUDA_VISIBLE_DEVICES'] = str(args.gpu)\n").environment.env.known());
+}
+
+TEST(ReportReader, MessagesThatStateAFact) {
+  ReportReader r;
+  r.feed_message("log.cuda_visible_devices_none", {}, 4);
+  EXPECT_EQ(r.facts().driver.cudart.device_count.value_or(-1), 0);
+  EXPECT_TRUE(r.any());
+}
+
 // Every test text above, fed as a block, reads the same facts as fed line by line.
 TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
   for (std::string_view text : {
@@ -126,7 +145,8 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            ">>> torch.__version__\n'2.0.1'\n>>> torch.version.cuda\n>>> x\n",
            "conda list:\npytorch     2.1.0     py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n",
            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
-           "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n"}) {
+           "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n",
+           "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
