@@ -178,6 +178,23 @@ TEST(EnvironmentChecks, CudaVisibleDevicesAgainstNvidiaSmiAndAnEmptyCudaCount) {
   EXPECT_NE(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr);
 }
 
+// A described WSL machine: the Windows build, the driver libraries and NVML's error are what the
+// text showed; /dev/dxg is unknown and judged by nothing.
+TEST(EnvironmentChecks, WslFromWhatAPostShows) {
+  Facts f;
+  f.environment.wsl.is_wsl = true;
+  f.environment.wsl.dxg = facts::Known<bool>::unknown("not in the text");
+  EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.environment.wsl.windows_build = 19041;
+  EXPECT_NE(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.environment.wsl.windows_build = 22631;
+  EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.driver.nvml.init_error.code = 9;
+  auto fs = run_checks(f);
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].id, "wsl.linux_driver_installed") << "it explains NVML's failure";
+}
+
 TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
   Facts f = empty_machine();
   f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";

@@ -119,7 +119,10 @@ struct ContainerFacts {
 struct WslFacts {
   bool is_wsl = false;   // the kernel says "microsoft"
   bool is_wsl2 = false;
-  bool dxg = false;      // /dev/dxg
+  Known<bool> dxg;       // /dev/dxg
+  // The Windows build WSL runs on (10.0.BUILD): a described machine's `ver` or OS line; no live
+  // probe reads it.
+  Known<int> windows_build;
   bool wsl_lib_dir = false;  // /usr/lib/wsl/lib
   bool operator==(const WslFacts&) const = default;
 };

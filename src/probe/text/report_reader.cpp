@@ -11,6 +11,11 @@
 //   "cpuonly"), and PyTorch's index URLs (".../whl/cu118", ".../whl/cpu");
 // - CUDA_VISIBLE_DEVICES set on a shell line ("CUDA_VISIBLE_DEVICES=2 python main.py", "export
 //   CUDA_VISIBLE_DEVICES=0,1") or in Python (os.environ["CUDA_VISIBLE_DEVICES"] = '1');
+// - Windows' `ver` banner "Microsoft Windows [Version 10.0.17763.292]" and platform strings
+//   "Windows-10-10.0.19045-SP0": the Windows build (WSL's GPU support depends on it);
+// - paths of the driver's user-space libraries ("/lib/x86_64-linux-gnu/libcuda.so",
+//   "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "libcuda.so.560.35.03") in tracebacks and loader
+//   messages;
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
 #include <probe/text/report_reader.hpp>
@@ -63,6 +68,8 @@ struct Patterns {
   // shell's own name), other variables are not (their value is not in the text).
   RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
   RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
+  RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
+  RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -182,7 +189,8 @@ constexpr Keyword k_keywords[] = {
     {"ensorflow", 3},  {"ensorFlow", 3},   {"microsoft-standard", 5},          {"docker", 0},
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
-    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}};
+    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
+    {"cuda.so", 3},    {"nvidia-ml", 5}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 32);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -308,7 +316,16 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "the machine runs Windows");
   }
   if (contains("conda")) m_conda = true;
-  if (contains("WSL2") || contains("WSL ") || contains("microsoft-standard")) m_wsl = true;
+  if (contains("WSL2") || contains("WSL 2") || contains("microsoft-standard-WSL2")) m_wsl2 = true;
+  if (m_wsl2 || contains(" WSL") || line.starts_with("WSL") || contains("microsoft-standard")) {
+    if (!m_wsl) note(number, "the text is about WSL");
+    m_wsl = true;
+  }
+  if (!m_windows_build && contains("Windows") && RE2::PartialMatch(in, p.windows_build, &a)) {
+    m_windows_build = static_cast<int>(util::parse_int(a).value_or(0));
+    note(number, "Windows build " + a);
+  }
+  if ((contains("cuda.so") || contains("nvidia-ml")) && m_libraries.size() < 16) read_driver_libraries(line, number);
   if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
@@ -420,9 +437,43 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   }
 }
 
+// Each path of libcuda.so* / libnvidia-ml.so* in the line: a driver library on that machine (a bare
+// name only when it carries the driver's version, "libcuda.so.560.35.03").
+void ReportReader::read_driver_libraries(std::string_view line, std::size_t number) {
+  const auto& p = patterns();
+  re2::StringPiece in(line.data(), line.size());
+  std::string dir, name, suffix;
+  while (m_libraries.size() < 16 && RE2::FindAndConsume(&in, p.driver_library, &dir, &name, &suffix)) {
+    auto parts = util::split(suffix.empty() ? std::string_view() : std::string_view(suffix).substr(1), '.');
+    bool versioned = parts.size() >= 2;  // ".560.35.03", not ".1"
+    if (dir.empty() && !versioned) continue;
+    facts::DriverLibrary lib;
+    lib.path = dir + name + ".so" + suffix;
+    lib.resolved_path = lib.path;
+    lib.kind = name == "libcuda" ? facts::DriverLibKind::libcuda : facts::DriverLibKind::libnvidia_ml;
+    lib.in_wsl_dir = lib.path.starts_with("/usr/lib/wsl/");
+    lib.is_stub = util::contains(lib.path, "/stubs/");
+    if (versioned) lib.version = suffix.substr(1);
+    if (std::any_of(m_libraries.begin(), m_libraries.end(), [&](const auto& l) { return l.path == lib.path; })) continue;
+    note(number, "driver library " + lib.path);
+    m_libraries.push_back(std::move(lib));
+  }
+}
+
 void ReportReader::feed_message(std::string_view id, const std::vector<std::pair<std::string, std::string>>& captures,
                                 std::size_t number) {
-  (void)captures;
+  auto capture = [&](std::string_view name) -> std::string {
+    for (const auto& [k, v] : captures) {
+      if (k == name) return v;
+    }
+    return {};
+  };
+  if (id == "log.nvml_init_failed" && m_nvml_init_error == 0) {
+    if (auto code = util::parse_int(capture("nvml_code")); code && *code > 0 && *code < 1000) {
+      m_nvml_init_error = static_cast<int>(*code);
+      note(number, fmt::format("NVML failed to initialise: error {}", *code));
+    }
+  }
   if (id == "log.cuda_visible_devices_none" && !m_cuda_no_device) {
     m_cuda_no_device = true;
     note(number, "the CUDA runtime found no device (cudaErrorNoDevice)");
@@ -465,6 +516,14 @@ facts::Facts ReportReader::facts() const {
     f.driver.cudart.device_count_error = "cudaErrorNoDevice";
     f.driver.cudart.device_count = 0;
   }
+  if (m_wsl) {
+    f.environment.wsl.is_wsl = true;
+    f.environment.wsl.is_wsl2 = m_wsl2;
+    f.environment.wsl.dxg = facts::Known<bool>::unknown("not in the text");
+    if (m_windows_build) f.environment.wsl.windows_build = *m_windows_build;
+  }
+  f.environment.libraries.libraries = m_libraries;
+  if (m_nvml_init_error != 0) f.driver.nvml.init_error.code = m_nvml_init_error;
   // WSL runs Linux on Windows: a post about WSL is not about native Windows.
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
   auto& nvml = f.driver.nvml;

@@ -54,6 +54,7 @@ class ReportReader {
 
  private:
   void note(std::size_t line, std::string what);
+  void read_driver_libraries(std::string_view line, std::size_t number);
   void set_torch(std::string_view version, std::size_t line, std::string_view how);
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
@@ -82,6 +83,10 @@ class ReportReader {
   bool m_conda_cpuonly = false;
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names
+  bool m_wsl2 = false;
+  std::optional<int> m_windows_build;             // 17763 of "10.0.17763"
+  std::vector<facts::DriverLibrary> m_libraries;  // libcuda / libnvidia-ml paths in the text
+  int m_nvml_init_error = 0;                      // nvmlInit's error code, as a message gave it
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
   std::vector<Reading> m_readings;

@@ -127,10 +127,30 @@ TEST(ReportReader, CudaVisibleDevicesFromShellAndPython) {
   EXPECT_FALSE(read("os.environ['CUDA_VISIBLE_DEVICES'] = str(args.gpu)\n").environment.env.known());
 }
 
+TEST(ReportReader, WslWindowsBuildAndDriverLibraryPaths) {
+  auto f = read("C:\\> ver\nMicrosoft Windows [Version 10.0.18363.1556]\nand in my Ubuntu under WSL nothing works\n");
+  EXPECT_TRUE(f.environment.wsl.is_wsl);
+  EXPECT_FALSE(f.environment.wsl.dxg.known()) << "the text does not say";
+  EXPECT_EQ(f.environment.wsl.windows_build.value_or(0), 18363);
+  EXPECT_FALSE(f.meta.os_pretty_name.known()) << "WSL is Linux";
+  EXPECT_EQ(read("platform: Windows-10-10.0.22631-SP0\n").environment.wsl.windows_build.value_or(0), 0) << "not WSL";
+
+  auto libs = read("OSError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: cannot open\nlibnvidia-ml.so.1 and libcuda.so.535.104.05 "
+                   "and /usr/lib/wsl/lib/libcuda.so.1\nlibcudart.so.12\n").environment.libraries.libraries;
+  ASSERT_EQ(libs.size(), 3u);
+  EXPECT_EQ(libs[0].path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  EXPECT_EQ(libs[1].path, "libcuda.so.535.104.05");
+  EXPECT_EQ(libs[1].version, "535.104.05");
+  EXPECT_TRUE(libs[2].in_wsl_dir);
+  EXPECT_EQ(libs[2].kind, facts::DriverLibKind::libcuda);
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
   EXPECT_EQ(r.facts().driver.cudart.device_count.value_or(-1), 0);
+  r.feed_message("log.nvml_init_failed", {{"nvml_code", "9"}}, 5);
+  EXPECT_EQ(r.facts().driver.nvml.init_error.code, 9);
   EXPECT_TRUE(r.any());
 }
 
@@ -146,7 +166,9 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "conda list:\npytorch     2.1.0     py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n",
            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
            "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n",
-           "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n"}) {
+           "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n",
+           "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
+           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
