@@ -195,6 +195,25 @@ TEST(EnvironmentChecks, WslFromWhatAPostShows) {
   EXPECT_EQ(fs[0].id, "wsl.linux_driver_installed") << "it explains NVML's failure";
 }
 
+// Error 35 from a runtime the installed driver supports: the runtime did not find the driver. The
+// driver's release is known here only from its libcuda's file name.
+TEST(EnvironmentChecks, InsufficientDriverFromARuntimeTheDriverSupports) {
+  Facts f;
+  facts::DriverLibrary lib;
+  lib.path = lib.resolved_path = "/nix/store/x-nvidia-x11/lib/libcuda.so.560.35.03";
+  lib.version = "560.35.03";
+  f.environment.libraries.libraries.push_back(lib);
+  f.driver.cudart.runtime_version = 12040;
+  f.driver.cudart.device_count_result = 35;
+  auto fs = run_checks(f);
+  ASSERT_NE(find(fs, "driver.no_driver_for_runtime"), nullptr);
+  EXPECT_EQ(find(fs, "driver.too_old_for_runtime"), nullptr);
+  f.environment.libraries.libraries[0].version = "470.82.01";
+  fs = run_checks(f);
+  EXPECT_EQ(find(fs, "driver.no_driver_for_runtime"), nullptr);
+  EXPECT_NE(find(fs, "driver.too_old_for_runtime"), nullptr) << "470 is too old for CUDA 12.4";
+}
+
 TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
   Facts f = empty_machine();
   f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";

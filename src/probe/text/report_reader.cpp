@@ -70,6 +70,7 @@ struct Patterns {
   RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
   RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
   RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
+  RE2 cudart_file{R"(((?:/[\w.+-]+)*/)?libcudart\.so\.(\d+)\.(\d+)\.\d+)"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -190,7 +191,7 @@ constexpr Keyword k_keywords[] = {
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
-    {"cuda.so", 3},    {"nvidia-ml", 5}};
+    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 32);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -279,7 +280,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   const auto& p = patterns();
   std::string line = clean_line(raw);
   re2::StringPiece in(line);
-  std::string a, b;
+  std::string a, b, c;
 
   if (m_pending_repl != 0 && !line.empty() && !line.starts_with(">>>") && !line.starts_with("In [")) {
     int which = m_pending_repl;
@@ -326,6 +327,16 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "Windows build " + a);
   }
   if ((contains("cuda.so") || contains("nvidia-ml")) && m_libraries.size() < 16) read_driver_libraries(line, number);
+  // A runtime library's full file name (three components: a file that exists, not a soname that
+  // failed to load).
+  if (!m_cudart_version && contains("cudart.so") && RE2::PartialMatch(in, p.cudart_file, &c, &a, &b)) {
+    auto major = util::parse_int(a), minor = util::parse_int(b);
+    if (major && minor && *major >= 7 && *major < 100 && *minor < 10) {
+      m_cudart_version = static_cast<int>(*major * 1000 + *minor * 10);
+      m_cudart_path = fmt::format("{}libcudart.so.{}.{}", c, a, b);
+      note(number, fmt::format("CUDA runtime {}.{} ({})", a, b, m_cudart_path));
+    }
+  }
   if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
@@ -474,6 +485,10 @@ void ReportReader::feed_message(std::string_view id, const std::vector<std::pair
       note(number, fmt::format("NVML failed to initialise: error {}", *code));
     }
   }
+  if (id == "log.driver_too_old" && capture("cuda_code") == "35" && !m_insufficient_driver) {
+    m_insufficient_driver = true;
+    note(number, "the CUDA runtime returned error 35 (cudaErrorInsufficientDriver)");
+  }
   if (id == "log.cuda_visible_devices_none" && !m_cuda_no_device) {
     m_cuda_no_device = true;
     note(number, "the CUDA runtime found no device (cudaErrorNoDevice)");
@@ -510,6 +525,14 @@ facts::Facts ReportReader::facts() const {
   }
   if (m_cuda_visible_devices) {
     f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", *m_cuda_visible_devices}};
+  }
+  if (m_cudart_version) {
+    f.driver.cudart.runtime_version = *m_cudart_version;
+    f.driver.cudart.library.requested = m_cudart_path;
+  }
+  if (m_insufficient_driver) {
+    f.driver.cudart.device_count_result = 35;
+    f.driver.cudart.device_count_error = "cudaErrorInsufficientDriver";
   }
   if (m_cuda_no_device) {
     f.driver.cudart.device_count_result = 100;  // cudaErrorNoDevice

@@ -86,7 +86,10 @@ class ReportReader {
   bool m_wsl2 = false;
   std::optional<int> m_windows_build;             // 17763 of "10.0.17763"
   std::vector<facts::DriverLibrary> m_libraries;  // libcuda / libnvidia-ml paths in the text
-  int m_nvml_init_error = 0;                      // nvmlInit's error code, as a message gave it
+  int m_nvml_init_error = 0;
+  std::optional<int> m_cudart_version;  // 12040 of ".../libcudart.so.12.4.99"
+  std::string m_cudart_path;
+  bool m_insufficient_driver = false;   // a message gave CUDA runtime error 35                      // nvmlInit's error code, as a message gave it
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
   std::vector<Reading> m_readings;

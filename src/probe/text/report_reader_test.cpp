@@ -142,6 +142,10 @@ TEST(ReportReader, WslWindowsBuildAndDriverLibraryPaths) {
   EXPECT_EQ(libs[1].path, "libcuda.so.535.104.05");
   EXPECT_EQ(libs[1].version, "535.104.05");
   EXPECT_TRUE(libs[2].in_wsl_dir);
+  auto rt = read("loaded /opt/app/lib/libcudart.so.12.4.99\nCould not load dynamic library 'libcudart.so.11.0'\n");
+  EXPECT_EQ(rt.driver.cudart.runtime_version.value_or(0), 12040);
+  EXPECT_FALSE(read("Could not load dynamic library 'libcudart.so.11.0'\n").driver.cudart.runtime_version.known())
+      << "a soname that failed to load is no runtime in use";
   EXPECT_EQ(libs[2].kind, facts::DriverLibKind::libcuda);
 }
 
@@ -149,6 +153,11 @@ TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
   EXPECT_EQ(r.facts().driver.cudart.device_count.value_or(-1), 0);
+  ReportReader old;
+  old.feed_message("log.driver_too_old", {{"version", "11040"}}, 5);
+  EXPECT_FALSE(old.facts().driver.cudart.device_count_result.known()) << "torch's message names no error code";
+  old.feed_message("log.driver_too_old", {{"cuda_code", "35"}}, 6);
+  EXPECT_EQ(old.facts().driver.cudart.device_count_result.value_or(0), 35);
   r.feed_message("log.nvml_init_failed", {{"nvml_code", "9"}}, 5);
   EXPECT_EQ(r.facts().driver.nvml.init_error.code, 9);
   EXPECT_TRUE(r.any());
@@ -168,7 +177,7 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n",
            "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n",
            "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
-           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\n"}) {
+           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
