@@ -6,6 +6,7 @@
 // (cuda_version 'False' on CPU builds).
 #include <checks/framework_check_fns.hpp>
 
+#include <checks/environment_view.hpp>
 #include <checks/framework_view.hpp>
 #include <util/text.hpp>
 
@@ -36,7 +37,8 @@ std::string label(const facts::FrameworkBuild& b) {
 
 void cpu_build_finding(const Facts& f, FindingSink& out, Framework fw, const std::string& fix_template) {
   FrameworkView v(f);
-  bool gpu = v.nvidia_gpu() || v.amd_gpu();
+  // A machine whose PCI bus was not read (a described one) may well have a GPU.
+  bool gpu = v.nvidia_gpu() || v.amd_gpu() || !EnvironmentView(f.environment).pci_known();
   for (const auto& env : v.environments()) {
     const auto* b = FrameworkView::imported(env, fw);
     if (!b || b->kind != BuildKind::cpu) continue;

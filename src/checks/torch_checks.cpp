@@ -6,6 +6,7 @@
 // not run PTX newer than the driver (CUDA Compatibility guide, "Minor Version Compatibility").
 #include <checks/framework_check_fns.hpp>
 
+#include <checks/environment_view.hpp>
 #include <checks/framework_view.hpp>
 
 #include <fmt/format.h>
@@ -33,7 +34,8 @@ void torch_cpu_only_build(const Facts& f, FindingSink& out) {
     if (!b || b->kind != BuildKind::cpu) continue;
     auto ev = build_evidence(env, *b);
     ev.push_back(fmt::format("no {}/lib/libtorch_cuda.so", b->package_dir));
-    bool nvidia = v.nvidia_gpu();
+    // A machine whose PCI bus was not read (a described one) may well have an NVIDIA GPU.
+    bool nvidia = v.nvidia_gpu() || (!EnvironmentView(f.environment).pci_known() && !v.amd_gpu());
     bool amd = v.amd_gpu();
     std::string fix;
     if (nvidia) fix = v.torch_install_command(env, *b, BuildKind::cuda);

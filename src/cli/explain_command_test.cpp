@@ -64,11 +64,23 @@ TEST_F(ExplainCommand, JsonListsRootCauseFirstAndExitsOneOnAnError) {
 }
 
 TEST_F(ExplainCommand, ReadsStandardInputAndExitsZeroWithoutErrors) {
-  std::string path = write_file("explain_warn.log", "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 "
-                                                    "and rerun for more info.)\n");
+  std::string path = write_file("explain_warn.log", "The dataloader, train_dataloader, does not have many workers which may "
+                                                    "be a bottleneck. Consider increasing the value of the `num_workers`\n");
   Result r = run("explain - < " + path);
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("log.jax_cpu_fallback"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("log.dataloader_few_workers"), std::string::npos) << r.out;
+}
+
+// JAX's fallback with no CUDA backend that failed: the jaxlib has no CUDA, an error that leads.
+TEST_F(ExplainCommand, JaxFallingBackWithoutACudaFailureIsACpuJaxlib) {
+  std::string path = write_file("explain_jax.log", "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 "
+                                                   "and rerun for more info.)\n");
+  Result r = run("explain --json - < " + path);
+  EXPECT_EQ(r.status, 1) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "jax.cpu_only");
+  EXPECT_EQ(j.at("findings")[1].at("id"), "log.jax_cpu_fallback");
 }
 
 // Nothing recognised is not "nothing wrong": its own exit status, outcome and a next step.

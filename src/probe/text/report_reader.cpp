@@ -489,6 +489,25 @@ void ReportReader::feed_message(std::string_view id, const std::vector<std::pair
     m_insufficient_driver = true;
     note(number, "the CUDA runtime returned error 35 (cudaErrorInsufficientDriver)");
   }
+  // JAX's fallback to the CPU, with no sign that a CUDA backend was there and failed, is a jaxlib
+  // without CUDA: a CUDA plugin that fails says so ("Unable to initialize backend 'cuda'", "CUDA
+  // backend failed to initialize"), as do the CUDA errors below it. Newer JAX says it outright ("a
+  // CUDA-enabled jaxlib is not installed", the row that captures `platform`).
+  if (id == "log.jax_cpu_fallback") {
+    if (!capture("reason").empty()) m_cuda_attempted = true;
+    else if (!capture("platform").empty()) m_jax_cpu = true;
+    else m_jax_fallback = true;
+    if (m_jax_fallback_line == 0) note(number, "JAX runs on the CPU");
+    if (m_jax_fallback_line == 0) m_jax_fallback_line = number;
+  } else if (id == "log.jax_extra_missing") {
+    m_jax_cpu = true;
+    if (m_jax_fallback_line == 0) note(number, "pip installed JAX without its CUDA extra");
+    if (m_jax_fallback_line == 0) m_jax_fallback_line = number;
+  } else if (id.starts_with("log.cuda") || id.starts_with("log.jax_") || id.starts_with("log.nvml") ||
+             id == "log.driver_too_old" || id == "log.no_nvidia_driver" || id == "log.libcuda_not_found" ||
+             id == "log.stub_libcuda" || id == "log.tf_missing_library") {
+    m_cuda_attempted = true;
+  }
   if (id == "log.cuda_visible_devices_none" && !m_cuda_no_device) {
     m_cuda_no_device = true;
     note(number, "the CUDA runtime found no device (cudaErrorNoDevice)");
@@ -622,6 +641,17 @@ facts::Facts ReportReader::facts() const {
         b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
       }
     }
+    env.builds.push_back(std::move(b));
+  }
+  if (m_jax_cpu || (m_jax_fallback && !m_cuda_attempted)) {
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::jax;
+    b.kind = facts::BuildKind::cpu;
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    b.evidence.push_back(m_jax_cpu ? fmt::format("line {}: JAX says no CUDA-enabled jaxlib is installed", m_jax_fallback_line)
+                                   : fmt::format("line {}: JAX fell back to the CPU, and the text shows no CUDA backend "
+                                                 "that failed: its jaxlib has none",
+                                                 m_jax_fallback_line));
     env.builds.push_back(std::move(b));
   }
   if (!env.builds.empty()) f.framework.environments = std::vector<facts::PythonEnvironment>{std::move(env)};

@@ -89,7 +89,11 @@ class ReportReader {
   int m_nvml_init_error = 0;
   std::optional<int> m_cudart_version;  // 12040 of ".../libcudart.so.12.4.99"
   std::string m_cudart_path;
-  bool m_insufficient_driver = false;   // a message gave CUDA runtime error 35                      // nvmlInit's error code, as a message gave it
+  bool m_insufficient_driver = false;
+  bool m_jax_fallback = false;   // "No GPU/TPU found, falling back to CPU"
+  bool m_jax_cpu = false;        // JAX says its jaxlib has no CUDA, or pip found no CUDA extra
+  bool m_cuda_attempted = false; // a message shows CUDA was tried and failed
+  std::size_t m_jax_fallback_line = 0;   // a message gave CUDA runtime error 35                      // nvmlInit's error code, as a message gave it
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
   std::vector<Reading> m_readings;

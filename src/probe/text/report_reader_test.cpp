@@ -149,6 +149,22 @@ TEST(ReportReader, WslWindowsBuildAndDriverLibraryPaths) {
   EXPECT_EQ(libs[2].kind, facts::DriverLibKind::libcuda);
 }
 
+TEST(ReportReader, JaxFallbackWithoutAFailedCudaBackendIsACpuJaxlib) {
+  auto jax = [](std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> messages) {
+    ReportReader r;
+    std::size_t n = 0;
+    for (const auto& [id, caps] : messages) r.feed_message(id, caps, ++n);
+    auto f = r.facts();
+    return f.framework.environments && !f.framework.environments->empty() &&
+           (*f.framework.environments)[0].builds[0].framework == facts::Framework::jax &&
+           (*f.framework.environments)[0].builds[0].kind == facts::BuildKind::cpu;
+  };
+  EXPECT_TRUE(jax({{"log.jax_cpu_fallback", {}}}));
+  EXPECT_TRUE(jax({{"log.jax_cpu_fallback", {{"platform", "cpu"}}}}));
+  EXPECT_FALSE(jax({{"log.jax_cpu_fallback", {{"reason", "no supported devices"}}}, {"log.jax_cpu_fallback", {}}}));
+  EXPECT_FALSE(jax({{"log.cuda_visible_devices_none", {}}, {"log.jax_cpu_fallback", {}}})) << "CUDA was there and failed";
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
