@@ -88,12 +88,27 @@ TEST_F(ExplainCommand, UnrecognisedTextSaysSoAndExitsThree) {
   Result none = run("explain --json < " + write_file("explain_clean.log", "all good\nmy model is slow\n"));
   EXPECT_EQ(none.status, 3);
   auto j = nlohmann::json::parse(none.out);
-  EXPECT_TRUE(j.at("findings").empty());
+  ASSERT_EQ(j.at("findings").size(), 1u) << none.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "explain.unrecognised");
+  EXPECT_EQ(j.at("findings")[0].at("severity"), "info");
   EXPECT_EQ(j.at("outcome"), "unrecognised");
   Result text = run("explain < " + write_file("explain_clean2.log", "all good\n"));
   EXPECT_EQ(text.status, 3);
   EXPECT_EQ(text.out.find("found nothing wrong"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("gpudoctor check"), std::string::npos) << text.out;
+}
+
+// Read, but no cause: what was read is the evidence, and the next step asks for what is missing.
+TEST_F(ExplainCommand, ReadButNoCauseSaysWhatToPasteNext) {
+  Result r = run("explain --json < " + write_file("explain_read.log", "my env: torch==2.3.1+cu121, training is slow\n"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("findings").size(), 1u) << r.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "explain.no_cause_found");
+  EXPECT_NE(j.at("findings")[0].at("evidence")[0].get<std::string>().find("torch 2.3.1+cu121"), std::string::npos);
+  EXPECT_NE(j.at("findings")[0].at("fix").get<std::string>().find("nvidia-smi"), std::string::npos);
+  EXPECT_EQ(j.at("findings")[0].at("fix").get<std::string>().find("collect_env"), std::string::npos)
+      << "the framework was shown already";
 }
 
 // A post with nvidia-smi's banner and a pip list: the described machine goes through the checks,
