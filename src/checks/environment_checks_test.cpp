@@ -214,6 +214,28 @@ TEST(EnvironmentChecks, InsufficientDriverFromARuntimeTheDriverSupports) {
   EXPECT_NE(find(fs, "driver.too_old_for_runtime"), nullptr) << "470 is too old for CUDA 12.4";
 }
 
+// TensorFlow dlopens CUDA by soname: major.minor before CUDA 11, the major from 11 on.
+TEST(EnvironmentChecks, TensorflowBuiltForAnotherCudaThanTheToolkit) {
+  auto with = [](std::string built, std::string toolkit) {
+    Facts f;
+    facts::PythonEnvironment env;
+    env.label = "described";
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::tensorflow;
+    b.version = "2.x";
+    b.kind = facts::BuildKind::cuda;
+    b.cuda_version = std::move(built);
+    env.builds.push_back(b);
+    f.framework.environments = std::vector<facts::PythonEnvironment>{env};
+    f.environment.libraries.cuda_toolkit_version = std::move(toolkit);
+    return find(run_checks(f), "tf.missing_gpu_libs") != nullptr;
+  };
+  EXPECT_TRUE(with("10.1", "10.2"));
+  EXPECT_FALSE(with("10.1", "10.1"));
+  EXPECT_FALSE(with("11.2", "11.8")) << "libcudart.so.11.0 serves every 11.x";
+  EXPECT_TRUE(with("11.8", "12.1"));
+}
+
 TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
   Facts f = empty_machine();
   f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";

@@ -145,6 +145,9 @@ struct LibraryFacts {
   std::vector<std::string> searched_dirs;
   std::vector<DriverLibrary> libraries;
   bool nvidia_modprobe_setuid = false;  // /usr/bin/nvidia-modprobe exists and is setuid root
+  // The CUDA toolkit installed system-wide, major.minor ("10.2"): `nvcc --version`, version.txt, or
+  // what a post states; frameworks that dlopen CUDA by soname (TensorFlow) need its version.
+  Known<std::string> cuda_toolkit_version;
   bool operator==(const LibraryFacts&) const = default;
 };
 

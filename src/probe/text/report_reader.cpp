@@ -59,7 +59,7 @@ struct Patterns {
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
-  RE2 tf_version{R"((?i)tensorflow(?:-gpu|-cpu|_gpu|_cpu)?(?:\s+version\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
+  RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 container_run{R"((?:^|[\s`$(])((?:sudo\s+)?(?:nvidia-docker|docker|podman)\s+run\s.*?)\s*`?$)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
@@ -71,6 +71,11 @@ struct Patterns {
   RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
   RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
   RE2 cudart_file{R"(((?:/[\w.+-]+)*/)?libcudart\.so\.(\d+)\.(\d+)\.\d+)"};
+  // The toolkit: nvcc's "Cuda compilation tools, release 10.2, V10.2.89", /usr/local/cuda/version.txt
+  // "CUDA Version 10.2.89", TensorFlow's issue template "CUDA/cuDNN version: 10.2.89" or "11.2/8.1".
+  RE2 nvcc_release{R"(Cuda compilation tools, release (\d+)\.(\d+))"};
+  RE2 version_txt{R"(^#?\s*CUDA Version (\d+)\.(\d+)\.\d+\s*$)"};
+  RE2 cuda_cudnn_field{R"((?i)^[-*\s]*CUDA/cuDNN version\s*:\s*(?:CUDA\s*)?v?(\d+)\.(\d+)\b)"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -191,20 +196,21 @@ constexpr Keyword k_keywords[] = {
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
-    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4}};
+    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
+    {"CUDA/cuDNN", 3}};
 constexpr std::size_t k_stride = 3;
-static_assert(std::size(k_keywords) <= 32);
+static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
 
 struct PairTable {
   std::array<std::uint64_t, 1024> any{};     // bit p: some window holds pair p
-  std::array<std::uint32_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
+  std::array<std::uint64_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
   PairTable() {
     for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
       const auto& k = k_keywords[i];
       for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
         auto p = pair(reinterpret_cast<const unsigned char*>(k.word.data()) + j);
-        words[p] |= 1u << i;
+        words[p] |= std::uint64_t{1} << i;
         any[p >> 6] |= std::uint64_t{1} << (p & 63);
       }
     }
@@ -327,6 +333,12 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "Windows build " + a);
   }
   if ((contains("cuda.so") || contains("nvidia-ml")) && m_libraries.size() < 16) read_driver_libraries(line, number);
+  if (!m_cuda_toolkit && (RE2::PartialMatch(in, p.nvcc_release, &a, &b) ||
+                          (version && RE2::PartialMatch(in, p.version_txt, &a, &b)) ||
+                          (contains("CUDA/cuDNN") && RE2::PartialMatch(in, p.cuda_cudnn_field, &a, &b)))) {
+    m_cuda_toolkit = a + "." + b;
+    note(number, "CUDA toolkit " + *m_cuda_toolkit);
+  }
   // A runtime library's full file name (three components: a file that exists, not a soname that
   // failed to load).
   if (!m_cudart_version && contains("cudart.so") && RE2::PartialMatch(in, p.cudart_file, &c, &a, &b)) {
@@ -421,8 +433,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_conda_cpuonly = true;
     note(number, "conda list: the cpuonly package");
   }
-  if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &a)) {
+  if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &b, &a)) {
     m_tf_version = a;
+    if (!b.empty()) m_tf_variant = b.substr(1);
     note(number, "TensorFlow " + a);
   }
   if (contains(" run ") && (contains("docker") || contains("podman")) && RE2::PartialMatch(in, p.container_run, &a)) {
@@ -534,6 +547,34 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
   return std::nullopt;
 }
 
+// What the text's TensorFlow was built for. The pip package is a CUDA build on Linux from 2.1 on
+// (tensorflow-gpu before), and on native Windows from 2.1 to 2.10; tensorflow-cpu never is. The
+// CUDA and cuDNN versions come from the tested build configurations (data/tf_gpu_builds.tsv).
+void ReportReader::tf_build(facts::FrameworkBuild& b) const {
+  auto v = util::parse_version(b.version);
+  if (!v || v->size() < 2) return;
+  bool windows = m_windows && !m_wsl;
+  if (m_tf_variant == "cpu") {
+    b.kind = facts::BuildKind::cpu;
+    return;
+  }
+  bool gpu_package = m_tf_variant == "gpu" || ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 1));
+  if (windows && ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 11))) gpu_package = false;
+  if (!gpu_package) return;
+  const auto& t = data::table("tf_gpu_builds.tsv");
+  auto series = fmt::format("{}.{}", (*v)[0], (*v)[1]);
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    if (t.at(r, "tf") != series) continue;
+    b.kind = facts::BuildKind::cuda;
+    b.cuda_version = t.at(r, "cuda");
+    b.cudnn_version = t.at(r, "cudnn");
+    b.evidence.push_back(fmt::format("TensorFlow {} was built and tested with CUDA {} and cuDNN {} "
+                                     "(data/tf_gpu_builds.tsv)",
+                                     series, b.cuda_version, b.cudnn_version));
+    return;
+  }
+}
+
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
@@ -565,6 +606,7 @@ facts::Facts ReportReader::facts() const {
     if (m_windows_build) f.environment.wsl.windows_build = *m_windows_build;
   }
   f.environment.libraries.libraries = m_libraries;
+  if (m_cuda_toolkit) f.environment.libraries.cuda_toolkit_version = *m_cuda_toolkit;
   if (m_nvml_init_error != 0) f.driver.nvml.init_error.code = m_nvml_init_error;
   // WSL runs Linux on Windows: a post about WSL is not about native Windows.
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
@@ -608,6 +650,7 @@ facts::Facts ReportReader::facts() const {
     facts::FrameworkBuild b;
     b.framework = facts::Framework::tensorflow;
     b.version = *m_tf_version;
+    tf_build(b);
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
     for (const auto& r : m_readings) {
       if (util::contains(r.what, "TensorFlow")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));

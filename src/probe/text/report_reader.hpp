@@ -58,6 +58,7 @@ class ReportReader {
   void set_torch(std::string_view version, std::size_t line, std::string_view how);
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
+  void tf_build(facts::FrameworkBuild& b) const;
 
   std::optional<std::string> m_driver_version;
   std::optional<int> m_driver_cuda;  // 12020
@@ -77,6 +78,8 @@ class ReportReader {
   std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
   std::optional<bool> m_cuda_available;
   std::optional<std::string> m_tf_version;
+  std::string m_tf_variant;                    // "gpu" of tensorflow-gpu, "cpu" of tensorflow-cpu
+  std::optional<std::string> m_cuda_toolkit;   // "10.2"
   std::optional<std::string> m_container_run;  // "docker run -it image sh"
   std::optional<std::string> m_cuda_visible_devices;  // a CUDA_VISIBLE_DEVICES=... the text sets
   bool m_cuda_no_device = false;                      // the CUDA runtime counted no device

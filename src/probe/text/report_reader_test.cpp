@@ -165,6 +165,28 @@ TEST(ReportReader, JaxFallbackWithoutAFailedCudaBackendIsACpuJaxlib) {
   EXPECT_FALSE(jax({{"log.cuda_visible_devices_none", {}}, {"log.jax_cpu_fallback", {}}})) << "CUDA was there and failed";
 }
 
+TEST(ReportReader, CudaToolkitAndTensorflowBuild) {
+  auto toolkit = [](std::string_view text) {
+    return read(text).environment.libraries.cuda_toolkit_version.value_or("(unknown)");
+  };
+  EXPECT_EQ(toolkit("nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 11.8, V11.8.89\n"), "11.8");
+  EXPECT_EQ(toolkit("$ cat /usr/local/cuda/version.txt\nCUDA Version 10.0.130\n"), "10.0");
+  EXPECT_EQ(toolkit("- CUDA/cuDNN version: 11.2/8.1\n"), "11.2");
+  EXPECT_EQ(toolkit("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"), "(unknown)")
+      << "nvidia-smi's CUDA version is the driver's, not a toolkit";
+
+  auto tf = read("- TensorFlow version (use command below): 2.3.0\n");
+  ASSERT_TRUE(tf.framework.environments.known());
+  const auto& b = (*tf.framework.environments)[0].builds[0];
+  EXPECT_EQ(b.version, "2.3.0");
+  EXPECT_EQ(b.kind, facts::BuildKind::cuda);
+  EXPECT_EQ(b.cuda_version, "10.1");
+  EXPECT_EQ((*read("tensorflow-cpu==2.9.1\n").framework.environments)[0].builds[0].kind, facts::BuildKind::cpu);
+  EXPECT_EQ((*read("tensorflow==1.15.0\n").framework.environments)[0].builds[0].kind, facts::BuildKind::unknown)
+      << "before 2.1 the GPU build was tensorflow-gpu";
+  EXPECT_EQ((*read("tensorflow-gpu==1.15.0\n").framework.environments)[0].builds[0].cuda_version, "10.0");
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
@@ -193,7 +215,8 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n",
            "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n",
            "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
-           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n"}) {
+           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n",
+           "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
