@@ -77,6 +77,15 @@ TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
   EXPECT_EQ(ids(scan("Error: llama runner process has terminated: exit status 0xc0000139\n")),
             std::vector<std::string>{"log.driver_too_old"});
   EXPECT_EQ(ids(scan("it said the nvidia driver is too old\n")), std::vector<std::string>{"log.driver_too_old"});
+  EXPECT_EQ(ids(scan("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+                     "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/6.8.0-31-generic\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("01:00.0 VGA compatible controller: NVIDIA Corporation AD104\n\tKernel driver in use: nouveau\n"
+                     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n")),
+            (std::vector<std::string>{"log.nouveau_bound", "log.no_nvidia_driver"}));
+  EXPECT_EQ(ids(scan("[    3.1] nouveau 0000:2d:00.0: bus: MMIO read of 00000000 FAULT\n")), std::vector<std::string>{"log.nouveau_bound"});
 }
 
 TEST(LogScanner, MessageAndFixUseTheCapturedParts) {

@@ -39,6 +39,7 @@ SAME_CAUSE = [
     {"mxnet.cpu_only_build", "log.mxnet_cpu_build"},
     {"jax.plugin_version_mismatch", "log.jax_plugin_mismatch"},
     {"nccl.no_usable_network_interface", "log.nccl_no_network_interface"},
+    {"hw.nouveau_bound", "log.nouveau_bound"},
 ]
 
 
