@@ -60,8 +60,8 @@ void torch_cuda_too_new_for_driver(const Facts& f, FindingSink& out) {
     if (!built || *built <= *driver) continue;
     auto ev = build_evidence(env, *b);
     auto driver_name = v.driver_version();
-    ev.push_back(fmt::format("the driver {}supports CUDA {} (cuDriverGetVersion = {})",
-                             driver_name.empty() ? "" : driver_name + " ", cuda_version_text(*driver), *driver));
+    ev.push_back(fmt::format("the driver {}supports CUDA {} ({})", driver_name.empty() ? "" : driver_name + " ",
+                             cuda_version_text(*driver), *driver));
     bool same_major = *built / 1000 == *driver / 1000;
     std::string message =
         fmt::format("torch {} needs a driver supporting CUDA {}; yours ({}) supports {}.", b->version, b->cuda_version,

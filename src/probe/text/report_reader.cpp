@@ -37,7 +37,9 @@ constexpr std::size_t k_max_line = 16 * 1024;  // past this a line is no tool's 
 constexpr std::size_t k_max_gpus = 64;
 
 struct Patterns {
-  RE2 driver_version{R"((?i)driver version\s*[:=]?\s*(\d{3}\.\d+(?:\.\d+)?))"};
+  RE2 driver_version{R"((?i)driver version\W{0,4}?\s*[:=]?\s*(\d{3}(?:\.\d+){0,2})\b)"};
+  // An issue template's "Driver: 550.163.01", and the same in Chinese ("驱动 430.64", "驱动版本：470.57").
+  RE2 driver_field{R"((?i)(?:\bdriver|驱动|驅動)(?:版本)?\s*[:：]?\s*(\d{3}\.\d+(?:\.\d+)?)\b)"};
   // torch's own warning: "The NVIDIA driver on your system is too old (found version 10010)".
   RE2 found_version{R"(driver on your system is too old \(found version (\d{4,6})\))"};
   RE2 cuda_version{R"(CUDA Version\s*:\s*(\d+)\.(\d+))"};
@@ -197,7 +199,7 @@ constexpr Keyword k_keywords[] = {
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
     {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
-    {"CUDA/cuDNN", 3}};
+    {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -350,6 +352,11 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     }
   }
   if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
+    m_driver_version = a;
+    note(number, "driver version " + a);
+  }
+  if (!m_driver_version && (contains("river:") || contains("驱动") || contains("驅動")) &&
+      RE2::PartialMatch(in, p.driver_field, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
   }

@@ -187,6 +187,14 @@ TEST(ReportReader, CudaToolkitAndTensorflowBuild) {
   EXPECT_EQ((*read("tensorflow-gpu==1.15.0\n").framework.environments)[0].builds[0].cuda_version, "10.0");
 }
 
+TEST(ReportReader, DriverVersionAsPostsTypeIt) {
+  auto driver = [](std::string_view text) { return read(text).driver.nvml.driver_version.value_or("(unknown)"); };
+  EXPECT_EQ(driver("- Driver: 550.163.01\n"), "550.163.01");
+  EXPECT_EQ(driver("**NVIDIA Driver Version**: 460\n"), "460");
+  EXPECT_EQ(driver("环境：cuda 10.1，驱动 418.87，显卡 T4\n"), "418.87");
+  EXPECT_EQ(driver("see cuda_driver.cc:152] failed call\n"), "(unknown)");
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
@@ -216,7 +224,8 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n",
            "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
            "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n",
-           "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n"}) {
+           "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n",
+           "x\n- Driver: 550.163.01\n", "驱动 418.87\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
