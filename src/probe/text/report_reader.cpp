@@ -52,12 +52,15 @@ struct Patterns {
   // A process row: "|    0   N/A  N/A     12345      C   python                       11019MiB |".
   RE2 smi_process{R"(^\|\s*(\d+)\s+(?:\S+\s+\S+\s+)?(\d+)\s+(?:C|G|C\+G|M|M\+C)\s+(\S.*?)\s+(\d+)MiB\s*\|)"};
   RE2 gpu_line{R"(^GPU \d+:\s*(.+?)\s*(?:\(UUID:.*)?$)"};
+  // An issue template's GPU field: "- GPU: NVIDIA GeForce GTX 1050 (compute capability 6.1)",
+  // "GPU model and memory: GTX 1650 4GB", "**NVIDIA GPU**: P40".
+  RE2 gpu_field{R"((?i)^[-*#>\s]*(?:NVIDIA\s+)?GPU(?:\s+models?(?:\s+and\s+memory)?|\s+type|\s+name)?\**\s*[:：]\**\s*([^,;(]*[A-Za-z][^,;(]*?)\s*(?:[,;(].*)?$)"};
   RE2 collect_gpu{R"(^GPU models and configuration:\s*(?:GPU \d+:\s*)?(.+?)\s*$)"};
   RE2 torch_version{R"(^PyTorch version:\s*(\S+))"};
   RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
   RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
   RE2 torch_package{
-      R"((?:^|[\s'"\[(=])torch(?:==|\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
+      R"((?:^|[\s'"\[(=*])(?:[Pp]y)?[Tt]orch\**(?:==|:?\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
@@ -199,7 +202,8 @@ constexpr Keyword k_keywords[] = {
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
     {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
-    {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1}};
+    {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
+    {"GPU:", 0},       {"GPU*", 0}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -242,13 +246,14 @@ std::size_t find_keyword(std::string_view text, std::size_t from) {
   return std::string_view::npos;
 }
 
-// "torch" followed by "==", blanks or '-' and a digit: a package line, not a path like
+// "torch" (or "PyTorch") followed by "==", blanks, ":" or '-' and a digit: a package line, not a path like
 // ".../torch/utils/data/dataloader.py" (which every DataLoader warning carries).
 bool torch_then_version(std::string_view line) {
-  for (auto at = line.find("torch"); at != std::string_view::npos; at = line.find("torch", at + 1)) {
-    auto rest = line.substr(at + 5);
+  for (auto at = line.find("orch"); at != std::string_view::npos; at = line.find("orch", at + 1)) {
+    auto rest = line.substr(at + 4);
     std::size_t i = 0;
-    while (i < rest.size() && i < 40 && (rest[i] == '=' || rest[i] == ' ' || rest[i] == '-' || rest[i] == '\t' || rest[i] == 'v')) ++i;
+    while (i < rest.size() && i < 40 && (rest[i] == '=' || rest[i] == ' ' || rest[i] == '-' || rest[i] == '\t' || rest[i] == 'v' || rest[i] == ':' ||
+                           rest[i] == '*')) ++i;
     if (i > 0 && i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) return true;
   }
   return false;
@@ -311,7 +316,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "REPL: torch.version.cuda printed nothing (None)");
   }
   auto contains = [&](std::string_view w) { return line.find(w) != std::string::npos; };
-  const bool version = contains("ersion"), torch = contains("torch"), gpu = contains("GPU");
+  const bool version = contains("ersion"), torch = contains("torch") || contains("Torch"), gpu = contains("GPU");
   const bool repl = line.starts_with(">>>") || line.starts_with("In [") || line.starts_with("print(");
   if (repl && RE2::PartialMatch(in, p.repl_input, &a)) {
     m_pending_repl = a == "torch.__version__" ? 1 : a == "torch.version.cuda" ? 2 : 3;
@@ -410,6 +415,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     add_gpu(a, number, "GPU list");
   } else if (gpu && !m_gpus_from_table && RE2::FullMatch(in, p.collect_gpu, &a) && a != "No CUDA" && a != "Could not collect") {
     add_gpu(a, number, "collect_env");
+  } else if (gpu && !m_gpus_from_table && m_gpus.empty() && !line.starts_with("GPU models and") &&
+             RE2::FullMatch(in, p.gpu_field, &a) && a.size() <= 80 && a.find_first_of("0123456789") != std::string::npos) {
+    add_gpu(a, number, "the post's GPU field");
   }
 
   if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") set_torch(a, number, "collect_env");

@@ -195,6 +195,17 @@ TEST(ReportReader, DriverVersionAsPostsTypeIt) {
   EXPECT_EQ(driver("see cuda_driver.cc:152] failed call\n"), "(unknown)");
 }
 
+TEST(ReportReader, GpuAndTorchFieldsOfIssueTemplates) {
+  auto f = read("## Environment\n- GPU: NVIDIA GeForce GTX 1060 (compute capability 6.1)\n- PyTorch: 2.9.0+cu128\n");
+  ASSERT_EQ(f.driver.nvml.devices.size(), 1u);
+  EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1060");
+  EXPECT_EQ(torch(f).version, "2.9.0+cu128");
+  EXPECT_EQ(read("GPU model and memory: GTX 1650, 4GB\n").driver.nvml.devices[0].name.value_or(""), "GTX 1650");
+  EXPECT_EQ(read("**NVIDIA GPU**: P40\n").driver.nvml.devices[0].name.value_or(""), "P40");
+  EXPECT_TRUE(read("GPU available: True (cuda), used: True\n").driver.nvml.devices.empty());
+  EXPECT_TRUE(read("GPU: yes\n").driver.nvml.devices.empty()) << "no model number";
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
@@ -225,7 +236,7 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
            "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n",
            "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n",
-           "x\n- Driver: 550.163.01\n", "驱动 418.87\n"}) {
+           "x\n- Driver: 550.163.01\n", "驱动 418.87\n", "- GPU: GeForce GTX 1060\n**NVIDIA GPU**: P40\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
