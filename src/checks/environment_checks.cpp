@@ -604,7 +604,8 @@ const Check k_checks[] = {
      check_pcie_width},
     {{"container.no_gpu", Layer::environment, Severity::error, "Container started without the GPU",
       "inside a container, no /dev/nvidia* and no driver libraries, while the host GPU is visible in /sys or "
-      "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command shown asks for no GPU",
+      "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command, compose file or Kubernetes "
+      "manifest shown asks for no GPU",
       k_container_fix},
      check_container_no_gpu},
     {{"container.visible_devices_void", Layer::environment, Severity::error,

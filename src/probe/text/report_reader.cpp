@@ -16,6 +16,9 @@
 // - paths of the driver's user-space libraries ("/lib/x86_64-linux-gnu/libcuda.so",
 //   "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "libcuda.so.560.35.03") in tracebacks and loader
 //   messages;
+// - a docker compose file ("services:" ... "image: x") or a Kubernetes manifest ("kind: Pod",
+//   "containers:"), and whether anything in the text asks for a GPU (a device reservation with
+//   capabilities [gpu], runtime: nvidia, an nvidia.com/gpu limit);
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
 #include <probe/text/report_reader.hpp>
@@ -203,7 +206,8 @@ constexpr Keyword k_keywords[] = {
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
     {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
     {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
-    {"GPU:", 0},       {"GPU*", 0}};
+    {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
+    {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -469,6 +473,23 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       }
     }
   }
+  // Container specs: their shape, and any request for a GPU anywhere in the text.
+  if (line == "services:" && !m_compose_line) {
+    m_compose_line = number;
+    note(number, "a docker compose file");
+  }
+  if (line.starts_with("kind:") && !m_kube_line &&
+      (contains("Pod") || contains("Deployment") || contains("Job") || contains("StatefulSet") || contains("DaemonSet"))) {
+    m_kube_line = number;
+    note(number, "a Kubernetes manifest");
+  }
+  if (line.starts_with("image:") || line.starts_with("- image:")) {
+    if (!m_spec_image) m_spec_image = std::string(util::trim(line.substr(line.find(':') + 1))).substr(0, 200);
+  }
+  if (contains("capabilities:") || contains("runtime: nvidia") || contains("nvidia.com/gpu") ||
+      contains("NVIDIA_VISIBLE_DEVICES") || contains("--gpus") || contains("driver: nvidia")) {
+    m_spec_asks_gpu = true;
+  }
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
@@ -593,10 +614,17 @@ void ReportReader::tf_build(facts::FrameworkBuild& b) const {
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
-  if (m_container_run) {
-    f.environment.container.launch_command = *m_container_run;
+  std::optional<std::string> launch = m_container_run;
+  if (!launch && m_spec_image && !m_spec_asks_gpu && (m_compose_line || m_kube_line)) {
+    launch = m_compose_line ? fmt::format("docker compose service (image: {}) without a GPU device reservation", *m_spec_image)
+                            : fmt::format("Kubernetes pod (image: {}) without an nvidia.com/gpu limit", *m_spec_image);
+  }
+  if (launch) {
+    f.environment.container.launch_command = *launch;
     f.environment.container.in_container = true;
-    f.environment.container.runtime = m_container_run->find("podman") != std::string::npos ? "podman" : "docker";
+    f.environment.container.runtime = launch->find("podman") != std::string::npos ? "podman"
+                                      : launch->starts_with("Kubernetes")       ? "kubernetes"
+                                                                                : "docker";
   }
   if (m_cuda_visible_devices) {
     f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", *m_cuda_visible_devices}};

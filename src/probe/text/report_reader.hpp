@@ -81,6 +81,10 @@ class ReportReader {
   std::string m_tf_variant;                    // "gpu" of tensorflow-gpu, "cpu" of tensorflow-cpu
   std::optional<std::string> m_cuda_toolkit;   // "10.2"
   std::optional<std::string> m_container_run;  // "docker run -it image sh"
+  std::size_t m_compose_line = 0;              // a compose file's "services:"
+  std::size_t m_kube_line = 0;                 // a Kubernetes manifest's "kind: Pod"
+  std::optional<std::string> m_spec_image;     // the first "image:" of such a spec
+  bool m_spec_asks_gpu = false;                // anything in the text asks for a GPU
   std::optional<std::string> m_cuda_visible_devices;  // a CUDA_VISIBLE_DEVICES=... the text sets
   bool m_cuda_no_device = false;                      // the CUDA runtime counted no device
   bool m_conda_cpuonly = false;

@@ -206,6 +206,18 @@ TEST(ReportReader, GpuAndTorchFieldsOfIssueTemplates) {
   EXPECT_TRUE(read("GPU: yes\n").driver.nvml.devices.empty()) << "no model number";
 }
 
+TEST(ReportReader, ComposeAndKubernetesSpecsWithoutAGpu) {
+  auto launch = [](std::string_view text) { return read(text).environment.container.launch_command.value_or("(none)"); };
+  EXPECT_EQ(launch("services:\n  trainer:\n    image: myorg/train:cuda12\n    command: python train.py\n"),
+            "docker compose service (image: myorg/train:cuda12) without a GPU device reservation");
+  EXPECT_EQ(launch("services:\n  t:\n    image: x\n    deploy:\n      resources:\n        reservations:\n          devices:\n"
+                   "            - driver: nvidia\n              capabilities: [gpu]\n"),
+            "(none)");
+  EXPECT_EQ(launch("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n"),
+            "Kubernetes pod (image: nvcr.io/nvidia/pytorch:24.01-py3) without an nvidia.com/gpu limit");
+  EXPECT_EQ(launch("kind: Pod\n    image: x\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n"), "(none)");
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
@@ -236,7 +248,9 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
            "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n",
            "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n",
-           "x\n- Driver: 550.163.01\n", "驱动 418.87\n", "- GPU: GeForce GTX 1060\n**NVIDIA GPU**: P40\n"}) {
+           "x\n- Driver: 550.163.01\n", "驱动 418.87\n", "- GPU: GeForce GTX 1060\n**NVIDIA GPU**: P40\n",
+           "services:\n  a:\n    image: x\n", "kind: Pod\n  - image: y\n",
+           "kind: Job\n    image: y\n    runtime: nvidia\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
