@@ -19,6 +19,8 @@
 // - a docker compose file ("services:" ... "image: x") or a Kubernetes manifest ("kind: Pod",
 //   "containers:"), and whether anything in the text asks for a GPU (a device reservation with
 //   capabilities [gpu], runtime: nvidia, an nvidia.com/gpu limit);
+// - ONNX Runtime's packages in a pip or conda list ("onnxruntime 1.16.3", "onnxruntime-gpu==1.17.0"):
+//   the CPU and GPU packages share one import directory, so both together matter;
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
 #include <probe/text/report_reader.hpp>
@@ -84,6 +86,7 @@ struct Patterns {
   RE2 nvcc_release{R"(Cuda compilation tools, release (\d+)\.(\d+))"};
   RE2 version_txt{R"(^#?\s*CUDA Version (\d+)\.(\d+)\.\d+\s*$)"};
   RE2 cuda_cudnn_field{R"((?i)^[-*\s]*CUDA/cuDNN version\s*:\s*(?:CUDA\s*)?v?(\d+)\.(\d+)\b)"};
+  RE2 ort_package{R"((?:^|[\s'"(=])(onnxruntime(?:[-_]gpu|[-_]directml|[-_]openvino|[-_]silicon)?)(?:==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -207,7 +210,8 @@ constexpr Keyword k_keywords[] = {
     {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
     {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
     {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
-    {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8}};
+    {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
+    {"onnxruntime", 4}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -473,6 +477,14 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       }
     }
   }
+  if (contains("onnxruntime") && m_ort_packages.size() < 8 && RE2::PartialMatch(in, p.ort_package, &a, &b)) {
+    for (auto& ch : a) ch = ch == '_' ? '-' : ch;
+    auto entry = a + " " + b;
+    if (std::find(m_ort_packages.begin(), m_ort_packages.end(), entry) == m_ort_packages.end()) {
+      m_ort_packages.push_back(entry);
+      note(number, "ONNX Runtime package " + entry);
+    }
+  }
   // Container specs: their shape, and any request for a GPU anywhere in the text.
   if (line == "services:" && !m_compose_line) {
     m_compose_line = number;
@@ -726,6 +738,19 @@ facts::Facts ReportReader::facts() const {
       if (util::contains(r.what, "torch") || util::contains(r.what, "pytorch") || util::contains(r.what, "cpuonly")) {
         b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
       }
+    }
+    env.builds.push_back(std::move(b));
+  }
+  if (!m_ort_packages.empty()) {
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::onnxruntime;
+    // The import directory holds whichever package was installed last; the text cannot say which.
+    b.distribution = m_ort_packages.front().substr(0, m_ort_packages.front().find(' '));
+    b.version = m_ort_packages.front().substr(m_ort_packages.front().find(' ') + 1);
+    b.companions = m_ort_packages;
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    for (const auto& r : m_readings) {
+      if (util::contains(r.what, "ONNX Runtime")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
     }
     env.builds.push_back(std::move(b));
   }

@@ -78,6 +78,7 @@ class ReportReader {
   std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
   std::optional<bool> m_cuda_available;
   std::optional<std::string> m_tf_version;
+  std::vector<std::string> m_ort_packages;     // "onnxruntime-gpu 1.17.0"
   std::string m_tf_variant;                    // "gpu" of tensorflow-gpu, "cpu" of tensorflow-cpu
   std::optional<std::string> m_cuda_toolkit;   // "10.2"
   std::optional<std::string> m_container_run;  // "docker run -it image sh"

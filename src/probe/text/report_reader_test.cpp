@@ -218,6 +218,16 @@ TEST(ReportReader, ComposeAndKubernetesSpecsWithoutAGpu) {
   EXPECT_EQ(launch("kind: Pod\n    image: x\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n"), "(none)");
 }
 
+TEST(ReportReader, OnnxRuntimePackages) {
+  auto f = read("$ pip list | grep onnx\nonnx              1.15.0\nonnxruntime       1.16.3\nonnxruntime-gpu   1.16.3\n");
+  ASSERT_TRUE(f.framework.environments.known());
+  const auto& b = (*f.framework.environments)[0].builds[0];
+  EXPECT_EQ(b.framework, facts::Framework::onnxruntime);
+  EXPECT_EQ(b.companions, (std::vector<std::string>{"onnxruntime 1.16.3", "onnxruntime-gpu 1.16.3"}));
+  EXPECT_FALSE(read("[W:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] x\n")
+                   .framework.environments.known());
+}
+
 TEST(ReportReader, MessagesThatStateAFact) {
   ReportReader r;
   r.feed_message("log.cuda_visible_devices_none", {}, 4);
@@ -250,7 +260,7 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n",
            "x\n- Driver: 550.163.01\n", "驱动 418.87\n", "- GPU: GeForce GTX 1060\n**NVIDIA GPU**: P40\n",
            "services:\n  a:\n    image: x\n", "kind: Pod\n  - image: y\n",
-           "kind: Job\n    image: y\n    runtime: nvidia\n"}) {
+           "kind: Job\n    image: y\n    runtime: nvidia\n", "x\nonnxruntime==1.16.3\nonnxruntime_gpu 1.17.0\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
