@@ -86,6 +86,8 @@ TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
                      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n")),
             (std::vector<std::string>{"log.nouveau_bound", "log.no_nvidia_driver"}));
   EXPECT_EQ(ids(scan("[    3.1] nouveau 0000:2d:00.0: bus: MMIO read of 00000000 FAULT\n")), std::vector<std::string>{"log.nouveau_bound"});
+  EXPECT_EQ(ids(scan("Error response from daemon: Unknown runtime specified nvidia\n")),
+            std::vector<std::string>{"log.docker_no_gpu_runtime"});
 }
 
 TEST(LogScanner, MessageAndFixUseTheCapturedParts) {
