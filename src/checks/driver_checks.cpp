@@ -97,6 +97,23 @@ void check_no_driver_for_runtime(const Facts& f, FindingSink& out) {
   bool no_libcuda = cuda.run.outcome == facts::ProbeOutcome::answered && !cuda.library.path;
   // cudaDriverGetVersion: "If no driver is installed, then 0 is returned as the driver version".
   bool no_driver = (rt.driver_version && *rt.driver_version == 0) || no_libcuda;
+  // Error 35 where the installed driver does support this runtime: the runtime did not find it.
+  DriverView view(f);
+  bool driver_not_found = !no_driver && rt.runtime_version && !view.driver_version().empty() &&
+                          driver_support(cuda_version_string(*rt.runtime_version), view.driver_version()) ==
+                              DriverSupport::full;
+  if (driver_not_found) {
+    out.emit(fmt::format("Driver {} supports CUDA {}, yet the CUDA runtime returned error 35 (\"driver version is "
+                         "insufficient\"): it did not find that driver's libcuda.so.1 on the loader's path.",
+                         view.driver_version(), cuda_version_string(*rt.runtime_version)),
+             {fmt::format("cudaGetDeviceCount/cudaSetDevice = 35 (cudaErrorInsufficientDriver)"),
+              fmt::format("driver {} ({})", view.driver_version(), view.driver_version_source()),
+              fmt::format("CUDA runtime {} ({})", cuda_version_string(*rt.runtime_version),
+                          rt.library.path.value_or(rt.library.requested))},
+             "Put the directory holding the driver's libcuda.so.1 on the loader's path (ldconfig, or LD_LIBRARY_PATH "
+             "of the service that runs the program), or reinstall the driver's user-space libraries.");
+    return;
+  }
   if (!no_driver) return;
   std::vector<std::string> evidence = {
       fmt::format("{}: cudaGetDeviceCount = 35 (cudaErrorInsufficientDriver)", rt.library.path.value_or(rt.library.requested))};

@@ -114,6 +114,20 @@ DriverSupport driver_support_by_cuda(std::string_view cuda_runtime, int driver_c
   return DriverSupport::unsupported;
 }
 
+std::optional<int> cuda_of_driver(std::string_view driver) {
+  auto d = version(driver);
+  if (!d) return std::nullopt;
+  const auto& t = data::table("cuda_driver_versions.tsv");
+  std::optional<int> best;
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    auto cuda = version(t.at(r, "cuda"));
+    if (!cuda || cuda->size() < 2 || !at_least(*d, t.at(r, "driver"))) continue;
+    int encoded = (*cuda)[0] * 1000 + (*cuda)[1] * 10;
+    if (!best || encoded > *best) best = encoded;
+  }
+  return best;
+}
+
 bool driver_supports(std::string_view cuda_runtime, std::string_view driver) {
   auto s = driver_support(cuda_runtime, driver);
   return s == DriverSupport::full || s == DriverSupport::minor_compatibility;

@@ -31,6 +31,9 @@ DriverSupport driver_support(std::string_view cuda_runtime, std::string_view dri
 DriverSupport driver_support_by_cuda(std::string_view cuda_runtime, int driver_cuda);
 // True when the runtime starts on that driver (full or minor-version compatibility).
 bool driver_supports(std::string_view cuda_runtime, std::string_view driver);
+// The newest CUDA (12040) whose GA driver this driver release is at least (data/cuda_driver_versions.tsv):
+// what the driver reports as its CUDA version. nullopt for an unparsable version or one below every row.
+std::optional<int> cuda_of_driver(std::string_view driver);
 // The Linux driver a CUDA version ships with, and the minimum under minor-version compatibility
 // ("" where the table has none).
 struct DriverRequirement {

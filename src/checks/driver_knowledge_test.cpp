@@ -26,6 +26,15 @@ TEST(DriverSupport, HelperOtherLayersCall) {
   EXPECT_FALSE(driver_supports("11.8", "440.33"));
 }
 
+// A driver release alone tells its CUDA version: the newest CUDA whose GA driver it is at least.
+TEST(DriverSupport, TheCudaVersionOfADriverRelease) {
+  EXPECT_EQ(cuda_of_driver("470.182.03").value_or(0), 11040);
+  EXPECT_EQ(cuda_of_driver("418.87").value_or(0), 10010);
+  EXPECT_EQ(cuda_of_driver("460.32.03").value_or(0), 11020);
+  EXPECT_FALSE(cuda_of_driver("340.108")) << "older than every row";
+  EXPECT_FALSE(cuda_of_driver("not a version"));
+}
+
 TEST(DriverSupport, ByTheDriversCudaVersion) {
   EXPECT_EQ(driver_support_by_cuda("12.4", 12040), DriverSupport::full);
   EXPECT_EQ(driver_support_by_cuda("12.4", 12020), DriverSupport::minor_compatibility);

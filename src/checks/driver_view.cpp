@@ -30,6 +30,17 @@ DriverView::DriverView(const facts::Facts& f) {
   } else if (!f.environment.kernel.nvidia_version.empty()) {
     m_driver_version = f.environment.kernel.nvidia_version;
     m_driver_version_source = "/proc/driver/nvidia/version";
+  } else {
+    // The driver's libcuda.so.VERSION names its release (a stub or a compat library does not).
+    for (const auto& lib : f.environment.libraries.libraries) {
+      if (lib.kind != facts::DriverLibKind::libcuda || lib.is_stub || lib.version.empty() ||
+          util::contains(lib.path, "/compat/")) {
+        continue;
+      }
+      m_driver_version = lib.version;
+      m_driver_version_source = "the file name of " + lib.path;
+      break;
+    }
   }
   EnvironmentView env(f.environment);
   std::vector<const facts::PciDevice*> pci = env.gpus(k_vendor_nvidia);

@@ -32,7 +32,7 @@ void check_no_gpu(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   if (!v.pci_known() || !v.nodes_known()) return;  // probe.unreadable says why
   if (!v.gpus(k_vendor_nvidia).empty() || !v.gpus(k_vendor_amd).empty() || !v.gpus(k_vendor_intel).empty()) return;
-  if (v.any_nvidia_node() || v.node("/dev/kfd") || f.environment.wsl.dxg || has_accelerator_node(v)) return;
+  if (v.any_nvidia_node() || v.node("/dev/kfd") || f.environment.wsl.dxg.value_or(false) || has_accelerator_node(v)) return;
   for (const auto& d : *f.environment.pci.devices) {
     if (d.vendor_id == k_vendor_google || d.vendor_id == k_vendor_habana || (d.class_code >> 16) == 0x12) return;
   }
@@ -56,7 +56,7 @@ void check_no_compute_gpu(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto intel = v.gpus(k_vendor_intel);
   if (intel.empty() || !v.gpus(k_vendor_nvidia).empty() || !v.gpus(k_vendor_amd).empty()) return;
-  if (v.any_nvidia_node() || f.environment.wsl.dxg) return;
+  if (v.any_nvidia_node() || f.environment.wsl.dxg.value_or(false)) return;
   std::vector<std::string> evidence;
   for (const auto* d : intel) evidence.push_back(fmt::format("{} bound to {}", v.describe(*d), d->driver.value_or("?")));
   out.emit("The only GPU is an Intel GPU: CUDA and ROCm builds of PyTorch, TensorFlow and JAX cannot use it.",
@@ -217,9 +217,24 @@ void check_no_compute_capability(const Facts& f, FindingSink& out) {
            std::move(evidence));
 }
 
+// GPU paravirtualisation reached WSL 2 with Windows 10 21H2 (build 19044) and Windows 11; Insider
+// builds had it from 20145 (https://learn.microsoft.com/windows/wsl/tutorials/gpu-compute;
+// https://docs.nvidia.com/cuda/wsl-user-guide/).
+constexpr int k_first_wsl_gpu_build = 19044;
+
 void check_wsl_no_gpu(const Facts& f, FindingSink& out) {
   const auto& w = f.environment.wsl;
-  if (!w.is_wsl || w.dxg) return;
+  if (!w.is_wsl) return;
+  if (w.windows_build && *w.windows_build < k_first_wsl_gpu_build) {
+    out.emit(fmt::format("Windows build {} has no GPU support for WSL: CUDA in WSL needs WSL 2 on Windows 11 or Windows 10 "
+                         "21H2 (build {}) or later, whatever driver is installed.",
+                         *w.windows_build, k_first_wsl_gpu_build),
+             {fmt::format("Windows 10.0.{}", *w.windows_build)},
+             "Update Windows (Windows 11, or Windows 10 21H2 or later), convert the distribution to WSL 2 (`wsl "
+             "--set-version <distro> 2`), and install the NVIDIA Windows driver only.");
+    return;
+  }
+  if (w.dxg.value_or(true)) return;  // /dev/dxg is there, or was not looked at
   if (!w.is_wsl2) {
     out.emit("This is WSL 1, which has no GPU support.", {"/proc/version: " + f.environment.kernel.proc_version.value_or("")},
              "Convert the distribution to WSL 2: `wsl --set-version <distro> 2` in Windows.");
@@ -238,6 +253,12 @@ void check_wsl_linux_driver(const Facts& f, FindingSink& out) {
     for (const auto* lib : v.driver_libraries(kind)) {
       evidence.push_back(fmt::format("{} -> {} (a Linux driver's library)", lib->path, lib->resolved_path));
     }
+  }
+  // WSL's own libnvidia-ml talks to the Windows driver through /dev/dxg and never needs a kernel
+  // module; NVML_ERROR_DRIVER_NOT_LOADED (9) there comes from a Linux driver's libnvidia-ml.
+  if (f.driver.nvml.init_error.code == 9) {
+    evidence.push_back("nvmlInit: Driver Not Loaded (9) under WSL: the libnvidia-ml that was loaded looks for a Linux "
+                       "kernel module");
   }
   if (evidence.empty()) return;
   out.emit("A Linux NVIDIA driver is installed inside WSL: its libcuda shadows the one under /usr/lib/wsl/lib that "
@@ -286,14 +307,26 @@ VisibleList parse_visible(std::string_view value, std::optional<int> count, cons
   return out;
 }
 
-bool has_cuda_capable(const EnvironmentView& v) {
-  return !v.gpus(k_vendor_nvidia).empty() || v.any_nvidia_node() || v.facts().wsl.dxg;
+// The CUDA runtime answered and counted no device (cudaErrorNoDevice): a driver is there, and
+// CUDA_VISIBLE_DEVICES, when set, is the first suspect.
+bool cuda_saw_no_device(const Facts& f) { return f.driver.cudart.device_count.value_or(-1) == 0; }
+
+bool has_cuda_capable(const Facts& f, const EnvironmentView& v) {
+  return !v.gpus(k_vendor_nvidia).empty() || v.any_nvidia_node() || v.facts().wsl.dxg.value_or(false) ||
+         f.driver.nvml.device_count.value_or(0) > 0 || cuda_saw_no_device(f);
+}
+
+// The GPU count from the environment (PCI, device nodes), else from NVML (nvidia-smi's table).
+std::optional<int> gpu_count(const Facts& f, const EnvironmentView& v) {
+  if (auto n = v.nvidia_gpu_count()) return n;
+  if (f.driver.nvml.device_count) return *f.driver.nvml.device_count;
+  return std::nullopt;
 }
 
 void check_cvd_hidden(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto value = v.env("CUDA_VISIBLE_DEVICES");
-  if (!value || !has_cuda_capable(v)) return;
+  if (!value || !has_cuda_capable(f, v)) return;
   auto list = parse_visible(*value, v.nvidia_gpu_count(), v.nvidia_gpu_uuids());
   if (!list.hidden_on_purpose) return;
   out.emit(fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA: frameworks fall back to the CPU.",
@@ -304,10 +337,21 @@ void check_cvd_hidden(const Facts& f, FindingSink& out) {
 void check_cvd_invalid(const Facts& f, FindingSink& out) {
   EnvironmentView v(f.environment);
   auto value = v.env("CUDA_VISIBLE_DEVICES");
-  if (!value || !has_cuda_capable(v)) return;
-  auto count = v.nvidia_gpu_count();
+  if (!value || !has_cuda_capable(f, v)) return;
+  auto count = gpu_count(f, v);
   auto list = parse_visible(*value, count, v.nvidia_gpu_uuids());
-  if (list.hidden_on_purpose || list.first_invalid.empty()) return;
+  if (list.hidden_on_purpose) return;
+  if (list.first_invalid.empty()) {
+    // Every entry looks valid, yet CUDA counted no device: none of them exists on this machine (or
+    // the machine has no GPU at all, which its other facts would show).
+    if (!cuda_saw_no_device(f) || list.visible.empty()) return;
+    out.emit(fmt::format("CUDA_VISIBLE_DEVICES=\"{}\" and CUDA found no device: the GPUs it names do not exist here (a "
+                         "machine with one GPU has only index 0), so every GPU is hidden.",
+                         util::sanitize_utf8(*value)),
+             {fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", util::sanitize_utf8(*value)),
+              "the CUDA runtime counted no device (cudaErrorNoDevice)"});
+    return;
+  }
   std::vector<std::string> evidence = {fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", util::sanitize_utf8(*value)),
                                        fmt::format("\"{}\": {}", list.first_invalid, list.why_invalid)};
   if (count) evidence.push_back(fmt::format("{} NVIDIA GPU(s) here", *count));
@@ -560,7 +604,8 @@ const Check k_checks[] = {
      check_pcie_width},
     {{"container.no_gpu", Layer::environment, Severity::error, "Container started without the GPU",
       "inside a container, no /dev/nvidia* and no driver libraries, while the host GPU is visible in /sys or "
-      "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command shown asks for no GPU",
+      "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command, compose file or Kubernetes "
+      "manifest shown asks for no GPU",
       k_container_fix},
      check_container_no_gpu},
     {{"container.visible_devices_void", Layer::environment, Severity::error,
@@ -574,11 +619,11 @@ const Check k_checks[] = {
       "Set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all); in compose, capabilities: [gpu, compute, utility]."},
      check_no_compute_capability},
     {{"wsl.no_gpu_support", Layer::environment, Severity::error, "WSL without GPU paravirtualisation",
-      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1)",
+      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1), or the Windows build is older than 19044",
       "Use WSL 2 on Windows 10 21H2+/11 with a current NVIDIA Windows driver; run `wsl --update` and restart WSL."},
      check_wsl_no_gpu},
     {{"wsl.linux_driver_installed", Layer::environment, Severity::error, "Linux NVIDIA driver installed inside WSL",
-      "under WSL, a libcuda.so or libnvidia-ml.so outside /usr/lib/wsl",
+      "under WSL, a libcuda.so or libnvidia-ml.so outside /usr/lib/wsl, or nvmlInit failing with Driver Not Loaded (9)",
       "Remove the Linux driver inside WSL (`sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*'`); WSL uses the "
       "Windows driver through /usr/lib/wsl/lib."},
      check_wsl_linux_driver},
@@ -588,7 +633,8 @@ const Check k_checks[] = {
      check_cvd_hidden},
     {{"env.cuda_visible_devices_invalid", Layer::environment, Severity::error,
       "CUDA_VISIBLE_DEVICES names a GPU that does not exist",
-      "an index past the GPU count, a UUID no GPU has, or a malformed entry (warning when GPUs before it stay visible)",
+      "an index past the GPU count, a UUID no GPU has, or a malformed entry (warning when GPUs before it stay visible); "
+      "or entries that look valid while the CUDA runtime counted no device",
       "Use indices below the GPU count (nvidia-smi -L lists them) or full UUIDs; set CUDA_DEVICE_ORDER=PCI_BUS_ID so "
       "indices match nvidia-smi."},
      check_cvd_invalid},

@@ -160,6 +160,82 @@ TEST(EnvironmentChecks, CudaVisibleDevicesSemantics) {
   EXPECT_THAT(ids(with(" 0 ")), ::testing::IsEmpty());
 }
 
+// A described machine: no PCI or device nodes, only what nvidia-smi and the CUDA runtime said.
+TEST(EnvironmentChecks, CudaVisibleDevicesAgainstNvidiaSmiAndAnEmptyCudaCount) {
+  Facts f;
+  f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "2"}};
+  f.driver.nvml.device_count = 1;
+  auto smi = run_checks(f);
+  ASSERT_NE(find(smi, "env.cuda_visible_devices_invalid"), nullptr);
+  EXPECT_EQ(find(smi, "env.cuda_visible_devices_invalid")->evidence.back(), "1 NVIDIA GPU(s) here");
+
+  Facts g;
+  g.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "1"}};
+  EXPECT_EQ(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr) << "nothing says GPU 1 is missing";
+  g.driver.cudart.device_count = 0;
+  EXPECT_NE(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr) << "CUDA counted no device";
+  g.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "$0"}};
+  EXPECT_NE(find(run_checks(g), "env.cuda_visible_devices_invalid"), nullptr);
+}
+
+// A described WSL machine: the Windows build, the driver libraries and NVML's error are what the
+// text showed; /dev/dxg is unknown and judged by nothing.
+TEST(EnvironmentChecks, WslFromWhatAPostShows) {
+  Facts f;
+  f.environment.wsl.is_wsl = true;
+  f.environment.wsl.dxg = facts::Known<bool>::unknown("not in the text");
+  EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.environment.wsl.windows_build = 19041;
+  EXPECT_NE(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.environment.wsl.windows_build = 22631;
+  EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  f.driver.nvml.init_error.code = 9;
+  auto fs = run_checks(f);
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].id, "wsl.linux_driver_installed") << "it explains NVML's failure";
+}
+
+// Error 35 from a runtime the installed driver supports: the runtime did not find the driver. The
+// driver's release is known here only from its libcuda's file name.
+TEST(EnvironmentChecks, InsufficientDriverFromARuntimeTheDriverSupports) {
+  Facts f;
+  facts::DriverLibrary lib;
+  lib.path = lib.resolved_path = "/nix/store/x-nvidia-x11/lib/libcuda.so.560.35.03";
+  lib.version = "560.35.03";
+  f.environment.libraries.libraries.push_back(lib);
+  f.driver.cudart.runtime_version = 12040;
+  f.driver.cudart.device_count_result = 35;
+  auto fs = run_checks(f);
+  ASSERT_NE(find(fs, "driver.no_driver_for_runtime"), nullptr);
+  EXPECT_EQ(find(fs, "driver.too_old_for_runtime"), nullptr);
+  f.environment.libraries.libraries[0].version = "470.82.01";
+  fs = run_checks(f);
+  EXPECT_EQ(find(fs, "driver.no_driver_for_runtime"), nullptr);
+  EXPECT_NE(find(fs, "driver.too_old_for_runtime"), nullptr) << "470 is too old for CUDA 12.4";
+}
+
+// TensorFlow dlopens CUDA by soname: major.minor before CUDA 11, the major from 11 on.
+TEST(EnvironmentChecks, TensorflowBuiltForAnotherCudaThanTheToolkit) {
+  auto with = [](std::string built, std::string toolkit) {
+    Facts f;
+    facts::PythonEnvironment env;
+    env.label = "described";
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::tensorflow;
+    b.version = "2.x";
+    b.kind = facts::BuildKind::cuda;
+    b.cuda_version = std::move(built);
+    env.builds.push_back(b);
+    f.framework.environments = std::vector<facts::PythonEnvironment>{env};
+    f.environment.libraries.cuda_toolkit_version = std::move(toolkit);
+    return find(run_checks(f), "tf.missing_gpu_libs") != nullptr;
+  };
+  EXPECT_TRUE(with("10.1", "10.2"));
+  EXPECT_FALSE(with("10.1", "10.1"));
+  EXPECT_FALSE(with("11.2", "11.8")) << "libcudart.so.11.0 serves every 11.x";
+  EXPECT_TRUE(with("11.8", "12.1"));
+}
+
 TEST(EnvironmentChecks, HiddenDevicesOnAMachineWithoutGpuSayNothing) {
   Facts f = empty_machine();
   f.environment.env.value()["CUDA_VISIBLE_DEVICES"] = "";

@@ -53,7 +53,9 @@ const Check k_checks[] = {
       "`pip install \"tensorflow<2.11\"` and CUDA 11.2 / cuDNN 8.1, or use the DirectML plugin."},
      tf_windows_native_no_gpu},
     {{"tf.missing_gpu_libs", k_fw, Severity::error, "TensorFlow cannot load the CUDA libraries it was built for",
-      "a CUDA build whose libcudart/libcublas/libcudnn sonames (from build_info.py) the loader model cannot resolve",
+      "a CUDA build whose libcudart/libcublas/libcudnn sonames (from build_info.py) the loader model cannot resolve; "
+      "or (explain) one built for a CUDA whose sonames differ from the only toolkit the text shows "
+      "(data/tf_gpu_builds.tsv)",
       "Install `tensorflow[and-cuda]` of the same version, or the CUDA and cuDNN versions in build_info.py."},
      tf_missing_gpu_libs},
     {{"jax.cpu_only", k_fw, Severity::error, "JAX has no GPU plugin",

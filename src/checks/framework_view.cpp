@@ -1,5 +1,6 @@
 #include <checks/framework_view.hpp>
 
+#include <checks/driver_knowledge.hpp>
 #include <checks/driver_view.hpp>
 #include <checks/environment_view.hpp>
 #include <data/tsv.hpp>
@@ -60,6 +61,9 @@ std::optional<int> FrameworkView::driver_cuda_version() const {
   if (d.nvml.cuda_driver_version && *d.nvml.cuda_driver_version > 0) return *d.nvml.cuda_driver_version;
   if (d.cuda.driver_version && *d.cuda.driver_version > 0) return *d.cuda.driver_version;
   if (d.cudart.driver_version && *d.cudart.driver_version > 0) return *d.cudart.driver_version;
+  // Only the driver's release is known (collect_env, a module version, a post): its CUDA version
+  // follows from the release it shipped with.
+  if (auto release = DriverView(m_f).driver_version(); !release.empty()) return cuda_of_driver(release);
   return std::nullopt;
 }
 

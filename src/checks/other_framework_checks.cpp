@@ -6,6 +6,7 @@
 // (cuda_version 'False' on CPU builds).
 #include <checks/framework_check_fns.hpp>
 
+#include <checks/environment_view.hpp>
 #include <checks/framework_view.hpp>
 #include <util/text.hpp>
 
@@ -36,7 +37,8 @@ std::string label(const facts::FrameworkBuild& b) {
 
 void cpu_build_finding(const Facts& f, FindingSink& out, Framework fw, const std::string& fix_template) {
   FrameworkView v(f);
-  bool gpu = v.nvidia_gpu() || v.amd_gpu();
+  // A machine whose PCI bus was not read (a described one) may well have a GPU.
+  bool gpu = v.nvidia_gpu() || v.amd_gpu() || !EnvironmentView(f.environment).pci_known();
   for (const auto& env : v.environments()) {
     const auto* b = FrameworkView::imported(env, fw);
     if (!b || b->kind != BuildKind::cpu) continue;
@@ -124,11 +126,43 @@ void paddle_cpu_only_build(const Facts& f, FindingSink& out) {
                     "paddlepaddle`, then install paddlepaddle-gpu from there.");
 }
 
+// The soname level a CUDA version is loaded by: "10.1" before CUDA 11 (libcudart.so.10.1), "11"
+// from 11 on (libcudart.so.11.0 serves every 11.x).
+std::string soname_level(std::string_view cuda) {
+  auto v = util::parse_version(cuda);
+  if (!v || v->empty()) return {};
+  if ((*v)[0] >= 11 || v->size() < 2) return std::to_string((*v)[0]);
+  return fmt::format("{}.{}", (*v)[0], (*v)[1]);
+}
+
+// A TensorFlow built for one CUDA on a machine whose only CUDA toolkit is another: the libraries it
+// dlopens by soname are not there (the loader's view, when read, says the same more precisely).
+void tf_toolkit_mismatch(const Facts& f, const facts::PythonEnvironment& env, const facts::FrameworkBuild& b,
+                         FindingSink& out) {
+  const auto& toolkit = f.environment.libraries.cuda_toolkit_version;
+  if (!toolkit || b.cuda_version.empty()) return;
+  auto need = soname_level(b.cuda_version), have = soname_level(*toolkit);
+  if (need.empty() || have.empty() || need == have) return;
+  auto ev = build_evidence(env, b);
+  ev.push_back(fmt::format("the CUDA toolkit installed: {}", *toolkit));
+  out.emit(fmt::format("{} loads the CUDA {} libraries by name (libcudart.so.{}); the CUDA installed is {}, so they are "
+                       "not found and TensorFlow runs on the CPU only (\"Could not load dynamic library\").",
+                       label(b), b.cuda_version, need, *toolkit),
+           std::move(ev),
+           fmt::format("Install CUDA {} and cuDNN {} (they may sit beside CUDA {}), or install the TensorFlow release "
+                       "built for CUDA {} (https://www.tensorflow.org/install/source#gpu).",
+                       b.cuda_version, b.cudnn_version, *toolkit, *toolkit));
+}
+
 void tf_missing_gpu_libs(const Facts& f, FindingSink& out) {
   FrameworkView v(f);
   for (const auto& env : v.environments()) {
     const auto* b = FrameworkView::imported(env, Framework::tensorflow);
-    if (!b || b->kind != BuildKind::cuda || b->unresolved_libraries.empty()) continue;
+    if (!b || b->kind != BuildKind::cuda) continue;
+    if (b->unresolved_libraries.empty()) {
+      tf_toolkit_mismatch(f, env, *b, out);
+      continue;
+    }
     auto ev = build_evidence(env, *b);
     auto more = unresolved_evidence(env, *b);
     ev.insert(ev.end(), more.begin(), more.end());

@@ -46,6 +46,8 @@ constexpr Explanation k_explanations[] = {
     {"container.no_compute_capability", "container.visible_devices_void"},
     {"hw.gpu_no_driver", "driver.module_not_loaded"},
     {"driver.no_driver_for_runtime", "hw.no_gpu"},
+    {"driver.nvml_init_failed", "wsl.linux_driver_installed"},
+    {"driver.nvml_init_failed", "wsl.no_gpu_support"},
 };
 
 void link_explanations(std::vector<Finding>& findings) {

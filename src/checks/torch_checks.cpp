@@ -6,6 +6,7 @@
 // not run PTX newer than the driver (CUDA Compatibility guide, "Minor Version Compatibility").
 #include <checks/framework_check_fns.hpp>
 
+#include <checks/environment_view.hpp>
 #include <checks/framework_view.hpp>
 
 #include <fmt/format.h>
@@ -33,7 +34,8 @@ void torch_cpu_only_build(const Facts& f, FindingSink& out) {
     if (!b || b->kind != BuildKind::cpu) continue;
     auto ev = build_evidence(env, *b);
     ev.push_back(fmt::format("no {}/lib/libtorch_cuda.so", b->package_dir));
-    bool nvidia = v.nvidia_gpu();
+    // A machine whose PCI bus was not read (a described one) may well have an NVIDIA GPU.
+    bool nvidia = v.nvidia_gpu() || (!EnvironmentView(f.environment).pci_known() && !v.amd_gpu());
     bool amd = v.amd_gpu();
     std::string fix;
     if (nvidia) fix = v.torch_install_command(env, *b, BuildKind::cuda);
@@ -58,8 +60,8 @@ void torch_cuda_too_new_for_driver(const Facts& f, FindingSink& out) {
     if (!built || *built <= *driver) continue;
     auto ev = build_evidence(env, *b);
     auto driver_name = v.driver_version();
-    ev.push_back(fmt::format("the driver {}supports CUDA {} (cuDriverGetVersion = {})",
-                             driver_name.empty() ? "" : driver_name + " ", cuda_version_text(*driver), *driver));
+    ev.push_back(fmt::format("the driver {}supports CUDA {} ({})", driver_name.empty() ? "" : driver_name + " ",
+                             cuda_version_text(*driver), *driver));
     bool same_major = *built / 1000 == *driver / 1000;
     std::string message =
         fmt::format("torch {} needs a driver supporting CUDA {}; yours ({}) supports {}.", b->version, b->cuda_version,

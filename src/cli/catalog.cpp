@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <checks/check.hpp>
+#include <cli/explain_fallback.hpp>
 #include <scan/rules.hpp>
 #include <watch/verdict.hpp>
 #include <watch/signature.hpp>
@@ -17,6 +18,7 @@ std::vector<facts::FindingInfo> finding_catalog() {
   for (const auto& r : scan::all_rules()) out.push_back(r.info);
   for (const auto& info : watch::run_verdict_infos()) out.push_back(info);
   for (const auto& info : watch::signature_infos()) out.push_back(info);
+  for (const auto& info : explain_fallback_infos()) out.push_back(info);
   // One section per layer in docs/checks.md, whichever registry an id comes from; stable, so each
   // registry keeps its own order within a layer.
   std::stable_sort(out.begin(), out.end(),

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <cli/command.hpp>
+#include <cli/explain_fallback.hpp>
 #include <checks/check.hpp>
 #include <cli/output.hpp>
 #include <probe/text/report_reader.hpp>
@@ -141,6 +142,9 @@ int run_explain(const ExplainOptions& o) {
   watch::LogScanner scanner;
   probe::text::ReportReader reader;
   LineSplitter lines(reader);
+  scanner.set_on_match([&reader](const watch::LogMatch& m) {
+    reader.feed_message(m.signature->id, m.captures, static_cast<std::size_t>(m.line_number));
+  });
   std::vector<char> buf(k_chunk_bytes);
   for (;;) {
     std::size_t n = std::fread(buf.data(), 1, buf.size(), in.get());
@@ -168,17 +172,11 @@ int run_explain(const ExplainOptions& o) {
                                      scanner.lines_seen(), scanner.bytes_seen(), shown, scanner.match_count()));
   for (const auto& r : reader.readings()) report.notes.push_back(fmt::format("line {}: {}", r.line, r.what));
   const bool recognised = scanner.match_count() > 0 || reader.any();
-  if (!recognised) {
-    report.notes.push_back(
-        "nothing in the text was recognised: no known error message and no tool output gpudoctor reads. This is not a "
-        "clean bill of health. Paste the whole error with its traceback, and the output of `nvidia-smi` and "
-        "`python -m torch.utils.collect_env`; or, on the machine itself, run `gpudoctor check` (or `gpudoctor capture "
-        "-o machine.tar.gz` and attach the archive).");
-    report.outcome = render::Report::Outcome::unrecognised;
-  } else if (report.findings.empty()) {
-    report.notes.push_back(
-        "the text was read (see the lines above), and every check that could decide from what it shows found nothing "
-        "wrong; facts it does not show were not judged");
+  if (!recognised) report.outcome = render::Report::Outcome::unrecognised;
+  // Never silence: a text that named no cause says so, with what was read and what to paste next.
+  if (report.findings.empty()) {
+    report.findings.push_back(
+        explain_fallback(reader, scanner.lines_seen(), scanner.bytes_seen(), scanner.match_count()));
   }
   Format format = o.json ? Format::json : o.markdown ? Format::markdown : Format::text;
   make_renderer(format, color_mode(o.color))->render(report, std::cout);

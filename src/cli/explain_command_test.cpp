@@ -64,11 +64,23 @@ TEST_F(ExplainCommand, JsonListsRootCauseFirstAndExitsOneOnAnError) {
 }
 
 TEST_F(ExplainCommand, ReadsStandardInputAndExitsZeroWithoutErrors) {
-  std::string path = write_file("explain_warn.log", "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 "
-                                                    "and rerun for more info.)\n");
+  std::string path = write_file("explain_warn.log", "The dataloader, train_dataloader, does not have many workers which may "
+                                                    "be a bottleneck. Consider increasing the value of the `num_workers`\n");
   Result r = run("explain - < " + path);
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("log.jax_cpu_fallback"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("log.dataloader_few_workers"), std::string::npos) << r.out;
+}
+
+// JAX's fallback with no CUDA backend that failed: the jaxlib has no CUDA, an error that leads.
+TEST_F(ExplainCommand, JaxFallingBackWithoutACudaFailureIsACpuJaxlib) {
+  std::string path = write_file("explain_jax.log", "No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 "
+                                                   "and rerun for more info.)\n");
+  Result r = run("explain --json - < " + path);
+  EXPECT_EQ(r.status, 1) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "jax.cpu_only");
+  EXPECT_EQ(j.at("findings")[1].at("id"), "log.jax_cpu_fallback");
 }
 
 // Nothing recognised is not "nothing wrong": its own exit status, outcome and a next step.
@@ -76,12 +88,27 @@ TEST_F(ExplainCommand, UnrecognisedTextSaysSoAndExitsThree) {
   Result none = run("explain --json < " + write_file("explain_clean.log", "all good\nmy model is slow\n"));
   EXPECT_EQ(none.status, 3);
   auto j = nlohmann::json::parse(none.out);
-  EXPECT_TRUE(j.at("findings").empty());
+  ASSERT_EQ(j.at("findings").size(), 1u) << none.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "explain.unrecognised");
+  EXPECT_EQ(j.at("findings")[0].at("severity"), "info");
   EXPECT_EQ(j.at("outcome"), "unrecognised");
   Result text = run("explain < " + write_file("explain_clean2.log", "all good\n"));
   EXPECT_EQ(text.status, 3);
   EXPECT_EQ(text.out.find("found nothing wrong"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("gpudoctor check"), std::string::npos) << text.out;
+}
+
+// Read, but no cause: what was read is the evidence, and the next step asks for what is missing.
+TEST_F(ExplainCommand, ReadButNoCauseSaysWhatToPasteNext) {
+  Result r = run("explain --json < " + write_file("explain_read.log", "my env: torch==2.3.1+cu121, training is slow\n"));
+  EXPECT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.at("findings").size(), 1u) << r.out;
+  EXPECT_EQ(j.at("findings")[0].at("id"), "explain.no_cause_found");
+  EXPECT_NE(j.at("findings")[0].at("evidence")[0].get<std::string>().find("torch 2.3.1+cu121"), std::string::npos);
+  EXPECT_NE(j.at("findings")[0].at("fix").get<std::string>().find("nvidia-smi"), std::string::npos);
+  EXPECT_EQ(j.at("findings")[0].at("fix").get<std::string>().find("collect_env"), std::string::npos)
+      << "the framework was shown already";
 }
 
 // A post with nvidia-smi's banner and a pip list: the described machine goes through the checks,

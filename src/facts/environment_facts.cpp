@@ -32,10 +32,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DevFacts, nodes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdentityFacts, uid, gid, groups, group_ids, user_name)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContainerFacts, dockerenv, containerenv, kubernetes, cgroup_hint,
                                                 root_fs_type, runtime, in_container, launch_command)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WslFacts, is_wsl, is_wsl2, dxg, wsl_lib_dir)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WslFacts, is_wsl, is_wsl2, dxg, windows_build, wsl_lib_dir)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverLibrary, path, kind, resolved_path, version, is_stub,
                                                 in_wsl_dir, size)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, searched_dirs, libraries, nvidia_modprobe_setuid)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, searched_dirs, libraries, nvidia_modprobe_setuid,
+                                                cuda_toolkit_version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KfdNode, node, vendor_id, device_id, gfx_target_version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AmdFacts, rocm_version, amdgpu_initstate, kfd_gpus)
 

@@ -119,7 +119,10 @@ struct ContainerFacts {
 struct WslFacts {
   bool is_wsl = false;   // the kernel says "microsoft"
   bool is_wsl2 = false;
-  bool dxg = false;      // /dev/dxg
+  Known<bool> dxg;       // /dev/dxg
+  // The Windows build WSL runs on (10.0.BUILD): a described machine's `ver` or OS line; no live
+  // probe reads it.
+  Known<int> windows_build;
   bool wsl_lib_dir = false;  // /usr/lib/wsl/lib
   bool operator==(const WslFacts&) const = default;
 };
@@ -142,6 +145,9 @@ struct LibraryFacts {
   std::vector<std::string> searched_dirs;
   std::vector<DriverLibrary> libraries;
   bool nvidia_modprobe_setuid = false;  // /usr/bin/nvidia-modprobe exists and is setuid root
+  // The CUDA toolkit installed system-wide, major.minor ("10.2"): `nvcc --version`, version.txt, or
+  // what a post states; frameworks that dlopen CUDA by soname (TensorFlow) need its version.
+  Known<std::string> cuda_toolkit_version;
   bool operator==(const LibraryFacts&) const = default;
 };
 

@@ -78,7 +78,7 @@ facts::WslFacts probe_wsl(const sys::FileSystem& fs, const facts::KernelFacts& k
   std::string text = kernel.proc_version.value_or("") + " " + kernel.release.value_or("");
   w.is_wsl = util::contains_icase(text, "microsoft");
   w.is_wsl2 = w.is_wsl && (util::contains(text, "WSL2") || util::contains(text, "microsoft-standard"));
-  w.dxg = fs.exists("/dev/dxg");
+  w.dxg = facts::Known<bool>(fs.exists("/dev/dxg"));
   w.wsl_lib_dir = fs.exists("/usr/lib/wsl/lib");
   return w;
 }

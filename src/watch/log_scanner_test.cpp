@@ -55,6 +55,41 @@ TEST(LogScanner, WithoutTheExplainingMessageTheOrderIsByRank) {
   EXPECT_TRUE(f[1].explained_by.empty());
 }
 
+// Messages as people paste them: a title without its final period, a paraphrase, and the runtimes
+// beyond torch (vLLM, MXNet, JAX plugins, ONNX Runtime on Windows, nccl-tests, ollama).
+TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
+  EXPECT_EQ(ids(scan("Titel: No GPU/TPU found, falling back to CPU\n")), std::vector<std::string>{"log.jax_cpu_fallback"});
+  EXPECT_EQ(ids(scan("jax 0.4.1 does not provide the extra 'cuda11_pip'\n")).front(), "log.jax_extra_missing");
+  auto vllm = scan("Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Quadro RTX 8000 GPU "
+                   "has compute capability 7.5.\nRuntimeError: GPUs with compute capability below 7.0 are not supported.\n");
+  ASSERT_EQ(ids(vllm), (std::vector<std::string>{"log.vllm_arch_unsupported", "log.bf16_unsupported"}));
+  EXPECT_NE(vllm[1].message.find("Quadro RTX 8000 has compute capability 7.5"), std::string::npos);
+  EXPECT_EQ(ids(scan("[12:00:01] src/storage/storage.cc:43: Please compile with CUDA enabled\n")),
+            std::vector<std::string>{"log.mxnet_cpu_build"});
+  EXPECT_EQ(ids(scan("JAX plugin jax_cuda12_plugin version 0.5.1 is installed, but it is not compatible with the installed "
+                     "jaxlib version 0.5.0, so it will not be used.\nNo GPU/TPU found, falling back to CPU.\n")),
+            (std::vector<std::string>{"log.jax_plugin_mismatch", "log.jax_cpu_fallback"}));
+  EXPECT_EQ(ids(scan("CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version\n")),
+            std::vector<std::string>{"log.ort_cuda_provider_failed"});
+  EXPECT_EQ(ids(scan("host:7:7 [0] NCCL WARN Socket creation failed : Address family not supported by protocol\n"
+                     "host: Test NCCL failure common.cu:100 'unhandled system error'\n")),
+            (std::vector<std::string>{"log.nccl_no_network_interface", "log.nccl_error"}));
+  EXPECT_EQ(ids(scan("Error: llama runner process has terminated: exit status 0xc0000139\n")),
+            std::vector<std::string>{"log.driver_too_old"});
+  EXPECT_EQ(ids(scan("it said the nvidia driver is too old\n")), std::vector<std::string>{"log.driver_too_old"});
+  EXPECT_EQ(ids(scan("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+                     "modprobe: ERROR: could not insert 'nvidia': Key was rejected by service\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("modprobe: FATAL: Module nvidia_uvm not found in directory /lib/modules/6.8.0-31-generic\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("01:00.0 VGA compatible controller: NVIDIA Corporation AD104\n\tKernel driver in use: nouveau\n"
+                     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n")),
+            (std::vector<std::string>{"log.nouveau_bound", "log.no_nvidia_driver"}));
+  EXPECT_EQ(ids(scan("[    3.1] nouveau 0000:2d:00.0: bus: MMIO read of 00000000 FAULT\n")), std::vector<std::string>{"log.nouveau_bound"});
+  EXPECT_EQ(ids(scan("Error response from daemon: Unknown runtime specified nvidia\n")),
+            std::vector<std::string>{"log.docker_no_gpu_runtime"});
+}
+
 TEST(LogScanner, MessageAndFixUseTheCapturedParts) {
   auto f = scan(std::string(k_oom) + "\n");
   ASSERT_EQ(f.size(), 1u);

@@ -34,11 +34,23 @@ SAME_CAUSE = [
     # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.
     {"driver.module_not_loaded", "log.no_nvidia_driver"},
     {"toolchain.lib_unresolved", "log.cuda_library_missing"},
+    {"gpu.bf16_unsupported", "log.bf16_unsupported"},
+    {"vllm.arch_unsupported", "log.vllm_arch_unsupported"},
+    {"mxnet.cpu_only_build", "log.mxnet_cpu_build"},
+    {"jax.plugin_version_mismatch", "log.jax_plugin_mismatch"},
+    {"nccl.no_usable_network_interface", "log.nccl_no_network_interface"},
+    {"hw.nouveau_bound", "log.nouveau_bound"},
 ]
 
 
+# A label "new:ID" names a cause for which the catalogue had no finding when the case was labelled;
+# a finding of that id (or of its SAME_CAUSE group) answers it once one exists.
+def label_id(want):
+    return want[4:] if want.startswith("new:") else want
+
+
 def accepted(want):
-    out = set(want)
+    out = {label_id(w) for w in want}
     for group in SAME_CAUSE:
         if out & group:
             out |= group

@@ -9,6 +9,18 @@
 // - pip list / pip freeze / wheel names ("torch 2.1.0+cu121", "torch==2.1.0+cpu",
 //   "torch-2.0.1+cu117-cp310-..."), conda list ("pytorch 2.1.0 py3.10_cuda11.8_cudnn8.7.0_0",
 //   "cpuonly"), and PyTorch's index URLs (".../whl/cu118", ".../whl/cpu");
+// - CUDA_VISIBLE_DEVICES set on a shell line ("CUDA_VISIBLE_DEVICES=2 python main.py", "export
+//   CUDA_VISIBLE_DEVICES=0,1") or in Python (os.environ["CUDA_VISIBLE_DEVICES"] = '1');
+// - Windows' `ver` banner "Microsoft Windows [Version 10.0.17763.292]" and platform strings
+//   "Windows-10-10.0.19045-SP0": the Windows build (WSL's GPU support depends on it);
+// - paths of the driver's user-space libraries ("/lib/x86_64-linux-gnu/libcuda.so",
+//   "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "libcuda.so.560.35.03") in tracebacks and loader
+//   messages;
+// - a docker compose file ("services:" ... "image: x") or a Kubernetes manifest ("kind: Pod",
+//   "containers:"), and whether anything in the text asks for a GPU (a device reservation with
+//   capabilities [gpu], runtime: nvidia, an nvidia.com/gpu limit);
+// - ONNX Runtime's packages in a pip or conda list ("onnxruntime 1.16.3", "onnxruntime-gpu==1.17.0"):
+//   the CPU and GPU packages share one import directory, so both together matter;
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
 #include <probe/text/report_reader.hpp>
@@ -30,7 +42,9 @@ constexpr std::size_t k_max_line = 16 * 1024;  // past this a line is no tool's 
 constexpr std::size_t k_max_gpus = 64;
 
 struct Patterns {
-  RE2 driver_version{R"((?i)driver version\s*[:=]?\s*(\d{3}\.\d+(?:\.\d+)?))"};
+  RE2 driver_version{R"((?i)driver version\W{0,4}?\s*[:=]?\s*(\d{3}(?:\.\d+){0,2})\b)"};
+  // An issue template's "Driver: 550.163.01", and the same in Chinese ("驱动 430.64", "驱动版本：470.57").
+  RE2 driver_field{R"((?i)(?:\bdriver|驱动|驅動)(?:版本)?\s*[:：]?\s*(\d{3}\.\d+(?:\.\d+)?)\b)"};
   // torch's own warning: "The NVIDIA driver on your system is too old (found version 10010)".
   RE2 found_version{R"(driver on your system is too old \(found version (\d{4,6})\))"};
   RE2 cuda_version{R"(CUDA Version\s*:\s*(\d+)\.(\d+))"};
@@ -43,20 +57,36 @@ struct Patterns {
   // A process row: "|    0   N/A  N/A     12345      C   python                       11019MiB |".
   RE2 smi_process{R"(^\|\s*(\d+)\s+(?:\S+\s+\S+\s+)?(\d+)\s+(?:C|G|C\+G|M|M\+C)\s+(\S.*?)\s+(\d+)MiB\s*\|)"};
   RE2 gpu_line{R"(^GPU \d+:\s*(.+?)\s*(?:\(UUID:.*)?$)"};
+  // An issue template's GPU field: "- GPU: NVIDIA GeForce GTX 1050 (compute capability 6.1)",
+  // "GPU model and memory: GTX 1650 4GB", "**NVIDIA GPU**: P40".
+  RE2 gpu_field{R"((?i)^[-*#>\s]*(?:NVIDIA\s+)?GPU(?:\s+models?(?:\s+and\s+memory)?|\s+type|\s+name)?\**\s*[:：]\**\s*([^,;(]*[A-Za-z][^,;(]*?)\s*(?:[,;(].*)?$)"};
   RE2 collect_gpu{R"(^GPU models and configuration:\s*(?:GPU \d+:\s*)?(.+?)\s*$)"};
   RE2 torch_version{R"(^PyTorch version:\s*(\S+))"};
   RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
   RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
   RE2 torch_package{
-      R"((?:^|[\s'"\[(=])torch(?:==|\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
+      R"((?:^|[\s'"\[(=*])(?:[Pp]y)?[Tt]orch\**(?:==|:?\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
-  RE2 tf_version{R"((?i)tensorflow(?:-gpu|-cpu|_gpu|_cpu)?(?:\s+version\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
+  RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 container_run{R"((?:^|[\s`$(])((?:sudo\s+)?(?:nvidia-docker|docker|podman)\s+run\s.*?)\s*`?$)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
       R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
+  // The value of a shell assignment ends at a blank, a quote or ';'; "$0" is kept (it expands to the
+  // shell's own name), other variables are not (their value is not in the text).
+  RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
+  RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
+  RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
+  RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
+  RE2 cudart_file{R"(((?:/[\w.+-]+)*/)?libcudart\.so\.(\d+)\.(\d+)\.\d+)"};
+  // The toolkit: nvcc's "Cuda compilation tools, release 10.2, V10.2.89", /usr/local/cuda/version.txt
+  // "CUDA Version 10.2.89", TensorFlow's issue template "CUDA/cuDNN version: 10.2.89" or "11.2/8.1".
+  RE2 nvcc_release{R"(Cuda compilation tools, release (\d+)\.(\d+))"};
+  RE2 version_txt{R"(^#?\s*CUDA Version (\d+)\.(\d+)\.\d+\s*$)"};
+  RE2 cuda_cudnn_field{R"((?i)^[-*\s]*CUDA/cuDNN version\s*:\s*(?:CUDA\s*)?v?(\d+)\.(\d+)\b)"};
+  RE2 ort_package{R"((?:^|[\s'"(=])(onnxruntime(?:[-_]gpu|[-_]directml|[-_]openvino|[-_]silicon)?)(?:==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
 };
 
@@ -176,20 +206,25 @@ constexpr Keyword k_keywords[] = {
     {"ensorflow", 3},  {"ensorFlow", 3},   {"microsoft-standard", 5},          {"docker", 0},
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
-    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0}};
+    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
+    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
+    {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
+    {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
+    {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
+    {"onnxruntime", 4}};
 constexpr std::size_t k_stride = 3;
-static_assert(std::size(k_keywords) <= 32);
+static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
 
 struct PairTable {
   std::array<std::uint64_t, 1024> any{};     // bit p: some window holds pair p
-  std::array<std::uint32_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
+  std::array<std::uint64_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
   PairTable() {
     for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
       const auto& k = k_keywords[i];
       for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
         auto p = pair(reinterpret_cast<const unsigned char*>(k.word.data()) + j);
-        words[p] |= 1u << i;
+        words[p] |= std::uint64_t{1} << i;
         any[p >> 6] |= std::uint64_t{1} << (p & 63);
       }
     }
@@ -219,13 +254,14 @@ std::size_t find_keyword(std::string_view text, std::size_t from) {
   return std::string_view::npos;
 }
 
-// "torch" followed by "==", blanks or '-' and a digit: a package line, not a path like
+// "torch" (or "PyTorch") followed by "==", blanks, ":" or '-' and a digit: a package line, not a path like
 // ".../torch/utils/data/dataloader.py" (which every DataLoader warning carries).
 bool torch_then_version(std::string_view line) {
-  for (auto at = line.find("torch"); at != std::string_view::npos; at = line.find("torch", at + 1)) {
-    auto rest = line.substr(at + 5);
+  for (auto at = line.find("orch"); at != std::string_view::npos; at = line.find("orch", at + 1)) {
+    auto rest = line.substr(at + 4);
     std::size_t i = 0;
-    while (i < rest.size() && i < 40 && (rest[i] == '=' || rest[i] == ' ' || rest[i] == '-' || rest[i] == '\t' || rest[i] == 'v')) ++i;
+    while (i < rest.size() && i < 40 && (rest[i] == '=' || rest[i] == ' ' || rest[i] == '-' || rest[i] == '\t' || rest[i] == 'v' || rest[i] == ':' ||
+                           rest[i] == '*')) ++i;
     if (i > 0 && i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) return true;
   }
   return false;
@@ -265,7 +301,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   const auto& p = patterns();
   std::string line = clean_line(raw);
   re2::StringPiece in(line);
-  std::string a, b;
+  std::string a, b, c;
 
   if (m_pending_repl != 0 && !line.empty() && !line.starts_with(">>>") && !line.starts_with("In [")) {
     int which = m_pending_repl;
@@ -288,7 +324,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "REPL: torch.version.cuda printed nothing (None)");
   }
   auto contains = [&](std::string_view w) { return line.find(w) != std::string::npos; };
-  const bool version = contains("ersion"), torch = contains("torch"), gpu = contains("GPU");
+  const bool version = contains("ersion"), torch = contains("torch") || contains("Torch"), gpu = contains("GPU");
   const bool repl = line.starts_with(">>>") || line.starts_with("In [") || line.starts_with("print(");
   if (repl && RE2::PartialMatch(in, p.repl_input, &a)) {
     m_pending_repl = a == "torch.__version__" ? 1 : a == "torch.version.cuda" ? 2 : 3;
@@ -302,8 +338,38 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "the machine runs Windows");
   }
   if (contains("conda")) m_conda = true;
-  if (contains("WSL2") || contains("WSL ") || contains("microsoft-standard")) m_wsl = true;
+  if (contains("WSL2") || contains("WSL 2") || contains("microsoft-standard-WSL2")) m_wsl2 = true;
+  if (m_wsl2 || contains(" WSL") || line.starts_with("WSL") || contains("microsoft-standard")) {
+    if (!m_wsl) note(number, "the text is about WSL");
+    m_wsl = true;
+  }
+  if (!m_windows_build && contains("Windows") && RE2::PartialMatch(in, p.windows_build, &a)) {
+    m_windows_build = static_cast<int>(util::parse_int(a).value_or(0));
+    note(number, "Windows build " + a);
+  }
+  if ((contains("cuda.so") || contains("nvidia-ml")) && m_libraries.size() < 16) read_driver_libraries(line, number);
+  if (!m_cuda_toolkit && (RE2::PartialMatch(in, p.nvcc_release, &a, &b) ||
+                          (version && RE2::PartialMatch(in, p.version_txt, &a, &b)) ||
+                          (contains("CUDA/cuDNN") && RE2::PartialMatch(in, p.cuda_cudnn_field, &a, &b)))) {
+    m_cuda_toolkit = a + "." + b;
+    note(number, "CUDA toolkit " + *m_cuda_toolkit);
+  }
+  // A runtime library's full file name (three components: a file that exists, not a soname that
+  // failed to load).
+  if (!m_cudart_version && contains("cudart.so") && RE2::PartialMatch(in, p.cudart_file, &c, &a, &b)) {
+    auto major = util::parse_int(a), minor = util::parse_int(b);
+    if (major && minor && *major >= 7 && *major < 100 && *minor < 10) {
+      m_cudart_version = static_cast<int>(*major * 1000 + *minor * 10);
+      m_cudart_path = fmt::format("{}libcudart.so.{}.{}", c, a, b);
+      note(number, fmt::format("CUDA runtime {}.{} ({})", a, b, m_cudart_path));
+    }
+  }
   if (version && !m_driver_version && RE2::PartialMatch(in, p.driver_version, &a)) {
+    m_driver_version = a;
+    note(number, "driver version " + a);
+  }
+  if (!m_driver_version && (contains("river:") || contains("驱动") || contains("驅動")) &&
+      RE2::PartialMatch(in, p.driver_field, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
   }
@@ -357,6 +423,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     add_gpu(a, number, "GPU list");
   } else if (gpu && !m_gpus_from_table && RE2::FullMatch(in, p.collect_gpu, &a) && a != "No CUDA" && a != "Could not collect") {
     add_gpu(a, number, "collect_env");
+  } else if (gpu && !m_gpus_from_table && m_gpus.empty() && !line.starts_with("GPU models and") &&
+             RE2::FullMatch(in, p.gpu_field, &a) && a.size() <= 80 && a.find_first_of("0123456789") != std::string::npos) {
+    add_gpu(a, number, "the post's GPU field");
   }
 
   if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") set_torch(a, number, "collect_env");
@@ -387,8 +456,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_conda_cpuonly = true;
     note(number, "conda list: the cpuonly package");
   }
-  if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &a)) {
+  if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &b, &a)) {
     m_tf_version = a;
+    if (!b.empty()) m_tf_variant = b.substr(1);
     note(number, "TensorFlow " + a);
   }
   if (contains(" run ") && (contains("docker") || contains("podman")) && RE2::PartialMatch(in, p.container_run, &a)) {
@@ -399,10 +469,109 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       note(number, "container started with: " + *m_container_run);
     }
   }
+  if (!m_cuda_visible_devices && contains("CUDA_VISIBLE_DEVICES")) {
+    if (RE2::PartialMatch(in, p.cvd_python, &b) || RE2::PartialMatch(in, p.cvd_shell, &a, &b)) {
+      if (b.find('$') == std::string::npos || b == "$0") {
+        m_cuda_visible_devices = b.substr(0, 200);
+        note(number, fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", *m_cuda_visible_devices));
+      }
+    }
+  }
+  if (contains("onnxruntime") && m_ort_packages.size() < 8 && RE2::PartialMatch(in, p.ort_package, &a, &b)) {
+    for (auto& ch : a) ch = ch == '_' ? '-' : ch;
+    auto entry = a + " " + b;
+    if (std::find(m_ort_packages.begin(), m_ort_packages.end(), entry) == m_ort_packages.end()) {
+      m_ort_packages.push_back(entry);
+      note(number, "ONNX Runtime package " + entry);
+    }
+  }
+  // Container specs: their shape, and any request for a GPU anywhere in the text.
+  if (line == "services:" && !m_compose_line) {
+    m_compose_line = number;
+    note(number, "a docker compose file");
+  }
+  if (line.starts_with("kind:") && !m_kube_line &&
+      (contains("Pod") || contains("Deployment") || contains("Job") || contains("StatefulSet") || contains("DaemonSet"))) {
+    m_kube_line = number;
+    note(number, "a Kubernetes manifest");
+  }
+  if (line.starts_with("image:") || line.starts_with("- image:")) {
+    if (!m_spec_image) m_spec_image = std::string(util::trim(line.substr(line.find(':') + 1))).substr(0, 200);
+  }
+  if (contains("capabilities:") || contains("runtime: nvidia") || contains("nvidia.com/gpu") ||
+      contains("NVIDIA_VISIBLE_DEVICES") || contains("--gpus") || contains("driver: nvidia")) {
+    m_spec_asks_gpu = true;
+  }
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
     note(number, "PyTorch index URL for " + a);
+  }
+}
+
+// Each path of libcuda.so* / libnvidia-ml.so* in the line: a driver library on that machine (a bare
+// name only when it carries the driver's version, "libcuda.so.560.35.03").
+void ReportReader::read_driver_libraries(std::string_view line, std::size_t number) {
+  const auto& p = patterns();
+  re2::StringPiece in(line.data(), line.size());
+  std::string dir, name, suffix;
+  while (m_libraries.size() < 16 && RE2::FindAndConsume(&in, p.driver_library, &dir, &name, &suffix)) {
+    auto parts = util::split(suffix.empty() ? std::string_view() : std::string_view(suffix).substr(1), '.');
+    bool versioned = parts.size() >= 2;  // ".560.35.03", not ".1"
+    if (dir.empty() && !versioned) continue;
+    facts::DriverLibrary lib;
+    lib.path = dir + name + ".so" + suffix;
+    lib.resolved_path = lib.path;
+    lib.kind = name == "libcuda" ? facts::DriverLibKind::libcuda : facts::DriverLibKind::libnvidia_ml;
+    lib.in_wsl_dir = lib.path.starts_with("/usr/lib/wsl/");
+    lib.is_stub = util::contains(lib.path, "/stubs/");
+    if (versioned) lib.version = suffix.substr(1);
+    if (std::any_of(m_libraries.begin(), m_libraries.end(), [&](const auto& l) { return l.path == lib.path; })) continue;
+    note(number, "driver library " + lib.path);
+    m_libraries.push_back(std::move(lib));
+  }
+}
+
+void ReportReader::feed_message(std::string_view id, const std::vector<std::pair<std::string, std::string>>& captures,
+                                std::size_t number) {
+  auto capture = [&](std::string_view name) -> std::string {
+    for (const auto& [k, v] : captures) {
+      if (k == name) return v;
+    }
+    return {};
+  };
+  if (id == "log.nvml_init_failed" && m_nvml_init_error == 0) {
+    if (auto code = util::parse_int(capture("nvml_code")); code && *code > 0 && *code < 1000) {
+      m_nvml_init_error = static_cast<int>(*code);
+      note(number, fmt::format("NVML failed to initialise: error {}", *code));
+    }
+  }
+  if (id == "log.driver_too_old" && capture("cuda_code") == "35" && !m_insufficient_driver) {
+    m_insufficient_driver = true;
+    note(number, "the CUDA runtime returned error 35 (cudaErrorInsufficientDriver)");
+  }
+  // JAX's fallback to the CPU, with no sign that a CUDA backend was there and failed, is a jaxlib
+  // without CUDA: a CUDA plugin that fails says so ("Unable to initialize backend 'cuda'", "CUDA
+  // backend failed to initialize"), as do the CUDA errors below it. Newer JAX says it outright ("a
+  // CUDA-enabled jaxlib is not installed", the row that captures `platform`).
+  if (id == "log.jax_cpu_fallback") {
+    if (!capture("reason").empty()) m_cuda_attempted = true;
+    else if (!capture("platform").empty()) m_jax_cpu = true;
+    else m_jax_fallback = true;
+    if (m_jax_fallback_line == 0) note(number, "JAX runs on the CPU");
+    if (m_jax_fallback_line == 0) m_jax_fallback_line = number;
+  } else if (id == "log.jax_extra_missing") {
+    m_jax_cpu = true;
+    if (m_jax_fallback_line == 0) note(number, "pip installed JAX without its CUDA extra");
+    if (m_jax_fallback_line == 0) m_jax_fallback_line = number;
+  } else if (id.starts_with("log.cuda") || id.starts_with("log.jax_") || id.starts_with("log.nvml") ||
+             id == "log.driver_too_old" || id == "log.no_nvidia_driver" || id == "log.libcuda_not_found" ||
+             id == "log.stub_libcuda" || id == "log.tf_missing_library") {
+    m_cuda_attempted = true;
+  }
+  if (id == "log.cuda_visible_devices_none" && !m_cuda_no_device) {
+    m_cuda_no_device = true;
+    note(number, "the CUDA runtime found no device (cudaErrorNoDevice)");
   }
 }
 
@@ -426,14 +595,74 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
   return std::nullopt;
 }
 
+// What the text's TensorFlow was built for. The pip package is a CUDA build on Linux from 2.1 on
+// (tensorflow-gpu before), and on native Windows from 2.1 to 2.10; tensorflow-cpu never is. The
+// CUDA and cuDNN versions come from the tested build configurations (data/tf_gpu_builds.tsv).
+void ReportReader::tf_build(facts::FrameworkBuild& b) const {
+  auto v = util::parse_version(b.version);
+  if (!v || v->size() < 2) return;
+  bool windows = m_windows && !m_wsl;
+  if (m_tf_variant == "cpu") {
+    b.kind = facts::BuildKind::cpu;
+    return;
+  }
+  bool gpu_package = m_tf_variant == "gpu" || ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 1));
+  if (windows && ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 11))) gpu_package = false;
+  if (!gpu_package) return;
+  const auto& t = data::table("tf_gpu_builds.tsv");
+  auto series = fmt::format("{}.{}", (*v)[0], (*v)[1]);
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    if (t.at(r, "tf") != series) continue;
+    b.kind = facts::BuildKind::cuda;
+    b.cuda_version = t.at(r, "cuda");
+    b.cudnn_version = t.at(r, "cudnn");
+    b.evidence.push_back(fmt::format("TensorFlow {} was built and tested with CUDA {} and cuDNN {} "
+                                     "(data/tf_gpu_builds.tsv)",
+                                     series, b.cuda_version, b.cudnn_version));
+    return;
+  }
+}
+
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
-  if (m_container_run) {
-    f.environment.container.launch_command = *m_container_run;
-    f.environment.container.in_container = true;
-    f.environment.container.runtime = m_container_run->find("podman") != std::string::npos ? "podman" : "docker";
+  std::optional<std::string> launch = m_container_run;
+  if (!launch && m_spec_image && !m_spec_asks_gpu && (m_compose_line || m_kube_line)) {
+    launch = m_compose_line ? fmt::format("docker compose service (image: {}) without a GPU device reservation", *m_spec_image)
+                            : fmt::format("Kubernetes pod (image: {}) without an nvidia.com/gpu limit", *m_spec_image);
   }
+  if (launch) {
+    f.environment.container.launch_command = *launch;
+    f.environment.container.in_container = true;
+    f.environment.container.runtime = launch->find("podman") != std::string::npos ? "podman"
+                                      : launch->starts_with("Kubernetes")       ? "kubernetes"
+                                                                                : "docker";
+  }
+  if (m_cuda_visible_devices) {
+    f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", *m_cuda_visible_devices}};
+  }
+  if (m_cudart_version) {
+    f.driver.cudart.runtime_version = *m_cudart_version;
+    f.driver.cudart.library.requested = m_cudart_path;
+  }
+  if (m_insufficient_driver) {
+    f.driver.cudart.device_count_result = 35;
+    f.driver.cudart.device_count_error = "cudaErrorInsufficientDriver";
+  }
+  if (m_cuda_no_device) {
+    f.driver.cudart.device_count_result = 100;  // cudaErrorNoDevice
+    f.driver.cudart.device_count_error = "cudaErrorNoDevice";
+    f.driver.cudart.device_count = 0;
+  }
+  if (m_wsl) {
+    f.environment.wsl.is_wsl = true;
+    f.environment.wsl.is_wsl2 = m_wsl2;
+    f.environment.wsl.dxg = facts::Known<bool>::unknown("not in the text");
+    if (m_windows_build) f.environment.wsl.windows_build = *m_windows_build;
+  }
+  f.environment.libraries.libraries = m_libraries;
+  if (m_cuda_toolkit) f.environment.libraries.cuda_toolkit_version = *m_cuda_toolkit;
+  if (m_nvml_init_error != 0) f.driver.nvml.init_error.code = m_nvml_init_error;
   // WSL runs Linux on Windows: a post about WSL is not about native Windows.
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
   auto& nvml = f.driver.nvml;
@@ -476,6 +705,7 @@ facts::Facts ReportReader::facts() const {
     facts::FrameworkBuild b;
     b.framework = facts::Framework::tensorflow;
     b.version = *m_tf_version;
+    tf_build(b);
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
     for (const auto& r : m_readings) {
       if (util::contains(r.what, "TensorFlow")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
@@ -509,6 +739,30 @@ facts::Facts ReportReader::facts() const {
         b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
       }
     }
+    env.builds.push_back(std::move(b));
+  }
+  if (!m_ort_packages.empty()) {
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::onnxruntime;
+    // The import directory holds whichever package was installed last; the text cannot say which.
+    b.distribution = m_ort_packages.front().substr(0, m_ort_packages.front().find(' '));
+    b.version = m_ort_packages.front().substr(m_ort_packages.front().find(' ') + 1);
+    b.companions = m_ort_packages;
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    for (const auto& r : m_readings) {
+      if (util::contains(r.what, "ONNX Runtime")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
+    }
+    env.builds.push_back(std::move(b));
+  }
+  if (m_jax_cpu || (m_jax_fallback && !m_cuda_attempted)) {
+    facts::FrameworkBuild b;
+    b.framework = facts::Framework::jax;
+    b.kind = facts::BuildKind::cpu;
+    b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
+    b.evidence.push_back(m_jax_cpu ? fmt::format("line {}: JAX says no CUDA-enabled jaxlib is installed", m_jax_fallback_line)
+                                   : fmt::format("line {}: JAX fell back to the CPU, and the text shows no CUDA backend "
+                                                 "that failed: its jaxlib has none",
+                                                 m_jax_fallback_line));
     env.builds.push_back(std::move(b));
   }
   if (!env.builds.empty()) f.framework.environments = std::vector<facts::PythonEnvironment>{std::move(env)};

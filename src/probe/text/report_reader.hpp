@@ -40,6 +40,12 @@ class ReportReader {
   // block, no per-line work), so a training log costs little more than reading it. Returns the
   // number of lines in `block`.
   std::size_t feed_lines(std::string_view block, std::size_t first_number);
+  // A known message that the log signatures found on line `number` (data/signatures.tsv id and its
+  // captures). Some messages state a fact about the machine as well as a failure: torch's "No CUDA
+  // GPUs are available" says the CUDA runtime counted no device. Those facts are read here, so the
+  // checks can join them with the dumps.
+  void feed_message(std::string_view id, const std::vector<std::pair<std::string, std::string>>& captures,
+                    std::size_t number);
 
   // The described machine. Only what the text showed is set.
   facts::Facts facts() const;
@@ -48,9 +54,11 @@ class ReportReader {
 
  private:
   void note(std::size_t line, std::string what);
+  void read_driver_libraries(std::string_view line, std::size_t number);
   void set_torch(std::string_view version, std::size_t line, std::string_view how);
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
+  void tf_build(facts::FrameworkBuild& b) const;
 
   std::optional<std::string> m_driver_version;
   std::optional<int> m_driver_cuda;  // 12020
@@ -70,10 +78,30 @@ class ReportReader {
   std::optional<std::string> m_torch_cuda;     // "12.1"; "" for a CPU build
   std::optional<bool> m_cuda_available;
   std::optional<std::string> m_tf_version;
+  std::vector<std::string> m_ort_packages;     // "onnxruntime-gpu 1.17.0"
+  std::string m_tf_variant;                    // "gpu" of tensorflow-gpu, "cpu" of tensorflow-cpu
+  std::optional<std::string> m_cuda_toolkit;   // "10.2"
   std::optional<std::string> m_container_run;  // "docker run -it image sh"
+  std::size_t m_compose_line = 0;              // a compose file's "services:"
+  std::size_t m_kube_line = 0;                 // a Kubernetes manifest's "kind: Pod"
+  std::optional<std::string> m_spec_image;     // the first "image:" of such a spec
+  bool m_spec_asks_gpu = false;                // anything in the text asks for a GPU
+  std::optional<std::string> m_cuda_visible_devices;  // a CUDA_VISIBLE_DEVICES=... the text sets
+  bool m_cuda_no_device = false;                      // the CUDA runtime counted no device
   bool m_conda_cpuonly = false;
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names
+  bool m_wsl2 = false;
+  std::optional<int> m_windows_build;             // 17763 of "10.0.17763"
+  std::vector<facts::DriverLibrary> m_libraries;  // libcuda / libnvidia-ml paths in the text
+  int m_nvml_init_error = 0;
+  std::optional<int> m_cudart_version;  // 12040 of ".../libcudart.so.12.4.99"
+  std::string m_cudart_path;
+  bool m_insufficient_driver = false;
+  bool m_jax_fallback = false;   // "No GPU/TPU found, falling back to CPU"
+  bool m_jax_cpu = false;        // JAX says its jaxlib has no CUDA, or pip found no CUDA extra
+  bool m_cuda_attempted = false; // a message shows CUDA was tried and failed
+  std::size_t m_jax_fallback_line = 0;   // a message gave CUDA runtime error 35                      // nvmlInit's error code, as a message gave it
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
   std::vector<Reading> m_readings;

@@ -115,6 +115,133 @@ TEST(ReportReader, ATaglessTorchFromPypiIsTheDefaultWheel) {
   EXPECT_EQ(torch(windows_post).kind, facts::BuildKind::cpu);
 }
 
+TEST(ReportReader, CudaVisibleDevicesFromShellAndPython) {
+  auto env = [](const facts::Facts& f) {
+    return f.environment.env ? f.environment.env->at("CUDA_VISIBLE_DEVICES") : std::string("(unknown)");
+  };
+  EXPECT_EQ(env(read("(venv) ~/src$ CUDA_VISIBLE_DEVICES=3 python train.py\n")), "3");
+  EXPECT_EQ(env(read("export CUDA_VISIBLE_DEVICES=\"0,1\"\n")), "0,1");
+  EXPECT_EQ(env(read("os.environ['CUDA_VISIBLE_DEVICES'] = '2'\n")), "2");
+  EXPECT_EQ(env(read("run `CUDA_VISIBLE_DEVICES=$0 ./demo.py`\n")), "$0");
+  EXPECT_FALSE(read("CUDA_VISIBLE_DEVICES=$GPU python x.py\n").environment.env.known()) << "a variable's value is not shown";
+  EXPECT_FALSE(read("os.environ['CUDA_VISIBLE_DEVICES'] = str(args.gpu)\n").environment.env.known());
+}
+
+TEST(ReportReader, WslWindowsBuildAndDriverLibraryPaths) {
+  auto f = read("C:\\> ver\nMicrosoft Windows [Version 10.0.18363.1556]\nand in my Ubuntu under WSL nothing works\n");
+  EXPECT_TRUE(f.environment.wsl.is_wsl);
+  EXPECT_FALSE(f.environment.wsl.dxg.known()) << "the text does not say";
+  EXPECT_EQ(f.environment.wsl.windows_build.value_or(0), 18363);
+  EXPECT_FALSE(f.meta.os_pretty_name.known()) << "WSL is Linux";
+  EXPECT_EQ(read("platform: Windows-10-10.0.22631-SP0\n").environment.wsl.windows_build.value_or(0), 0) << "not WSL";
+
+  auto libs = read("OSError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: cannot open\nlibnvidia-ml.so.1 and libcuda.so.535.104.05 "
+                   "and /usr/lib/wsl/lib/libcuda.so.1\nlibcudart.so.12\n").environment.libraries.libraries;
+  ASSERT_EQ(libs.size(), 3u);
+  EXPECT_EQ(libs[0].path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  EXPECT_EQ(libs[1].path, "libcuda.so.535.104.05");
+  EXPECT_EQ(libs[1].version, "535.104.05");
+  EXPECT_TRUE(libs[2].in_wsl_dir);
+  auto rt = read("loaded /opt/app/lib/libcudart.so.12.4.99\nCould not load dynamic library 'libcudart.so.11.0'\n");
+  EXPECT_EQ(rt.driver.cudart.runtime_version.value_or(0), 12040);
+  EXPECT_FALSE(read("Could not load dynamic library 'libcudart.so.11.0'\n").driver.cudart.runtime_version.known())
+      << "a soname that failed to load is no runtime in use";
+  EXPECT_EQ(libs[2].kind, facts::DriverLibKind::libcuda);
+}
+
+TEST(ReportReader, JaxFallbackWithoutAFailedCudaBackendIsACpuJaxlib) {
+  auto jax = [](std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> messages) {
+    ReportReader r;
+    std::size_t n = 0;
+    for (const auto& [id, caps] : messages) r.feed_message(id, caps, ++n);
+    auto f = r.facts();
+    return f.framework.environments && !f.framework.environments->empty() &&
+           (*f.framework.environments)[0].builds[0].framework == facts::Framework::jax &&
+           (*f.framework.environments)[0].builds[0].kind == facts::BuildKind::cpu;
+  };
+  EXPECT_TRUE(jax({{"log.jax_cpu_fallback", {}}}));
+  EXPECT_TRUE(jax({{"log.jax_cpu_fallback", {{"platform", "cpu"}}}}));
+  EXPECT_FALSE(jax({{"log.jax_cpu_fallback", {{"reason", "no supported devices"}}}, {"log.jax_cpu_fallback", {}}}));
+  EXPECT_FALSE(jax({{"log.cuda_visible_devices_none", {}}, {"log.jax_cpu_fallback", {}}})) << "CUDA was there and failed";
+}
+
+TEST(ReportReader, CudaToolkitAndTensorflowBuild) {
+  auto toolkit = [](std::string_view text) {
+    return read(text).environment.libraries.cuda_toolkit_version.value_or("(unknown)");
+  };
+  EXPECT_EQ(toolkit("nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 11.8, V11.8.89\n"), "11.8");
+  EXPECT_EQ(toolkit("$ cat /usr/local/cuda/version.txt\nCUDA Version 10.0.130\n"), "10.0");
+  EXPECT_EQ(toolkit("- CUDA/cuDNN version: 11.2/8.1\n"), "11.2");
+  EXPECT_EQ(toolkit("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2 |\n"), "(unknown)")
+      << "nvidia-smi's CUDA version is the driver's, not a toolkit";
+
+  auto tf = read("- TensorFlow version (use command below): 2.3.0\n");
+  ASSERT_TRUE(tf.framework.environments.known());
+  const auto& b = (*tf.framework.environments)[0].builds[0];
+  EXPECT_EQ(b.version, "2.3.0");
+  EXPECT_EQ(b.kind, facts::BuildKind::cuda);
+  EXPECT_EQ(b.cuda_version, "10.1");
+  EXPECT_EQ((*read("tensorflow-cpu==2.9.1\n").framework.environments)[0].builds[0].kind, facts::BuildKind::cpu);
+  EXPECT_EQ((*read("tensorflow==1.15.0\n").framework.environments)[0].builds[0].kind, facts::BuildKind::unknown)
+      << "before 2.1 the GPU build was tensorflow-gpu";
+  EXPECT_EQ((*read("tensorflow-gpu==1.15.0\n").framework.environments)[0].builds[0].cuda_version, "10.0");
+}
+
+TEST(ReportReader, DriverVersionAsPostsTypeIt) {
+  auto driver = [](std::string_view text) { return read(text).driver.nvml.driver_version.value_or("(unknown)"); };
+  EXPECT_EQ(driver("- Driver: 550.163.01\n"), "550.163.01");
+  EXPECT_EQ(driver("**NVIDIA Driver Version**: 460\n"), "460");
+  EXPECT_EQ(driver("环境：cuda 10.1，驱动 418.87，显卡 T4\n"), "418.87");
+  EXPECT_EQ(driver("see cuda_driver.cc:152] failed call\n"), "(unknown)");
+}
+
+TEST(ReportReader, GpuAndTorchFieldsOfIssueTemplates) {
+  auto f = read("## Environment\n- GPU: NVIDIA GeForce GTX 1060 (compute capability 6.1)\n- PyTorch: 2.9.0+cu128\n");
+  ASSERT_EQ(f.driver.nvml.devices.size(), 1u);
+  EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1060");
+  EXPECT_EQ(torch(f).version, "2.9.0+cu128");
+  EXPECT_EQ(read("GPU model and memory: GTX 1650, 4GB\n").driver.nvml.devices[0].name.value_or(""), "GTX 1650");
+  EXPECT_EQ(read("**NVIDIA GPU**: P40\n").driver.nvml.devices[0].name.value_or(""), "P40");
+  EXPECT_TRUE(read("GPU available: True (cuda), used: True\n").driver.nvml.devices.empty());
+  EXPECT_TRUE(read("GPU: yes\n").driver.nvml.devices.empty()) << "no model number";
+}
+
+TEST(ReportReader, ComposeAndKubernetesSpecsWithoutAGpu) {
+  auto launch = [](std::string_view text) { return read(text).environment.container.launch_command.value_or("(none)"); };
+  EXPECT_EQ(launch("services:\n  trainer:\n    image: myorg/train:cuda12\n    command: python train.py\n"),
+            "docker compose service (image: myorg/train:cuda12) without a GPU device reservation");
+  EXPECT_EQ(launch("services:\n  t:\n    image: x\n    deploy:\n      resources:\n        reservations:\n          devices:\n"
+                   "            - driver: nvidia\n              capabilities: [gpu]\n"),
+            "(none)");
+  EXPECT_EQ(launch("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n"),
+            "Kubernetes pod (image: nvcr.io/nvidia/pytorch:24.01-py3) without an nvidia.com/gpu limit");
+  EXPECT_EQ(launch("kind: Pod\n    image: x\n    resources:\n      limits:\n        nvidia.com/gpu: 1\n"), "(none)");
+}
+
+TEST(ReportReader, OnnxRuntimePackages) {
+  auto f = read("$ pip list | grep onnx\nonnx              1.15.0\nonnxruntime       1.16.3\nonnxruntime-gpu   1.16.3\n");
+  ASSERT_TRUE(f.framework.environments.known());
+  const auto& b = (*f.framework.environments)[0].builds[0];
+  EXPECT_EQ(b.framework, facts::Framework::onnxruntime);
+  EXPECT_EQ(b.companions, (std::vector<std::string>{"onnxruntime 1.16.3", "onnxruntime-gpu 1.16.3"}));
+  EXPECT_FALSE(read("[W:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] x\n")
+                   .framework.environments.known());
+}
+
+TEST(ReportReader, MessagesThatStateAFact) {
+  ReportReader r;
+  r.feed_message("log.cuda_visible_devices_none", {}, 4);
+  EXPECT_EQ(r.facts().driver.cudart.device_count.value_or(-1), 0);
+  ReportReader old;
+  old.feed_message("log.driver_too_old", {{"version", "11040"}}, 5);
+  EXPECT_FALSE(old.facts().driver.cudart.device_count_result.known()) << "torch's message names no error code";
+  old.feed_message("log.driver_too_old", {{"cuda_code", "35"}}, 6);
+  EXPECT_EQ(old.facts().driver.cudart.device_count_result.value_or(0), 35);
+  r.feed_message("log.nvml_init_failed", {{"nvml_code", "9"}}, 5);
+  EXPECT_EQ(r.facts().driver.nvml.init_error.code, 9);
+  EXPECT_TRUE(r.any());
+}
+
 // Every test text above, fed as a block, reads the same facts as fed line by line.
 TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
   for (std::string_view text : {
@@ -126,7 +253,14 @@ TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
            ">>> torch.__version__\n'2.0.1'\n>>> torch.version.cuda\n>>> x\n",
            "conda list:\npytorch     2.1.0     py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n",
            "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 01:15:15 UTC 2023\n",
-           "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n"}) {
+           "OS: Microsoft Windows 11 Pro\ntensorflow 2.12.0\n$ podman run -it img sh\n",
+           "x\n$ CUDA_VISIBLE_DEVICES=3 python train.py\nos.environ[\"CUDA_VISIBLE_DEVICES\"]='1'\n",
+           "Microsoft Windows [Version 10.0.18363.1556]\nUbuntu on WSL\nAttributeError: /lib/x86_64-linux-gnu/libcuda.so: x\n"
+           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1\nfound /lib/libcudart.so.12.4.99\n",
+           "Cuda compilation tools, release 11.8, V11.8.89\n* CUDA/cuDNN version: 11.2/8.1\nCUDA Version 10.0.130\n",
+           "x\n- Driver: 550.163.01\n", "驱动 418.87\n", "- GPU: GeForce GTX 1060\n**NVIDIA GPU**: P40\n",
+           "services:\n  a:\n    image: x\n", "kind: Pod\n  - image: y\n",
+           "kind: Job\n    image: y\n    runtime: nvidia\n", "x\nonnxruntime==1.16.3\nonnxruntime_gpu 1.17.0\n"}) {
     SCOPED_TRACE(text);
     EXPECT_EQ(nlohmann::json(read_block(text)), nlohmann::json(read(text)));
   }
