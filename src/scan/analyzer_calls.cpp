@@ -191,7 +191,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                      fmt::format("{}.{}() every step waits for the GPU to finish and copies the value to the host",
                                  snippet(object, 30), method));
       // Reading a scalar (a loss to log) each step is what nearly every training script does: one
-      // short stall per step. Advice, not a warning; copies of whole tensors stay warnings.
+      // short stall per step: info, whatever default the rule has.
       if (method == "item") f.severity = facts::Severity::info;
     }
   }
