@@ -21,6 +21,12 @@ bool is_passthrough_wrapper(std::string_view callee) {
          last == "trange";
 }
 
+// `val_loader`, `self.test_dataloader`, `valid_dl`: a name that says it holds a DataLoader.
+bool names_a_loader(std::string_view expr) {
+  auto name = last_component(expr);
+  return name.find("loader") != std::string_view::npos || name.ends_with("_dl") || name == "dl";
+}
+
 bool contains_modulo(Node cond, std::string_view source) {
   bool found = false;
   for_each_node(cond, source, [&](Node n) {
@@ -367,6 +373,16 @@ void Analyzer::enter_if(Node n) {
   }
 }
 
+void Analyzer::bind_batch(Node name, int loop) {
+  Symbol b;
+  b.kind = Kind::batch;
+  b.placement = Placement::host;
+  b.row = name.row();
+  b.column = name.column();
+  b.loop = loop;
+  scope_for(name.text()).symbols[std::string(name.text())] = b;
+}
+
 void Analyzer::enter_for(Node n) {
   LoopState loop{n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, "", -1, false};
   Node left = n.field(Field::left), iter = n.field(Field::right);
@@ -391,9 +407,7 @@ void Analyzer::enter_for(Node n) {
   // yields batches; a range() or a literal does not.
   const Symbol* bound = (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ? lookup(iter.text()) : nullptr;
   // So does any loop over a name that says it is a loader (`val_loader`, `self.test_dataloader`).
-  auto loader_name = last_component(iter.text());
-  bool named_loader = loader_name.find("loader") != std::string_view::npos || loader_name.ends_with("_dl") ||
-                      loader_name == "dl";
+  bool named_loader = names_a_loader(iter.text());
   bool untyped_step_source = (loop.step || named_loader) && src.kind == Kind::unknown &&
                              (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
                              (bound == nullptr || bound->is_parameter || named_loader);
@@ -414,14 +428,7 @@ void Analyzer::enter_for(Node n) {
         for (std::uint32_t i = 0; i < t.named_count(); ++i) targets.push_back(t.named(i));
         continue;
       }
-      if (!t.is(NodeKind::identifier)) continue;
-      Symbol b;
-      b.kind = Kind::batch;
-      b.placement = Placement::host;
-      b.row = t.row();
-      b.column = t.column();
-      b.loop = index;
-      scope_for(t.text()).symbols[std::string(t.text())] = b;
+      if (t.is(NodeKind::identifier)) bind_batch(t, index);
     }
   }
   // `for p, t in zip(preds, targets)`: values drawn from the function's inputs follow their device.
@@ -507,9 +514,7 @@ void Analyzer::on_assignment(Node n) {
       right.is(NodeKind::call) && qualified_callee(right) == "next") {
     Node src = positional(right, 0);
     if (src.is(NodeKind::call) && qualified_callee(src) == "iter") src = positional(src, 0);
-    auto name = last_component(src.text());
-    if (src.valid() && (name.find("loader") != std::string_view::npos || name.ends_with("_dl") || name == "dl" ||
-                        infer(src).kind == Kind::dataloader)) {
+    if (src.valid() && (names_a_loader(src.text()) || infer(src).kind == Kind::dataloader)) {
       LoopState one{right.start_byte(), right.row(), false, true, -1, snippet(src, 40), -1, false};
       int index = static_cast<int>(m_all_loops.size());
       m_all_loops.push_back(one);
@@ -517,14 +522,7 @@ void Analyzer::on_assignment(Node n) {
       if (left.is(NodeKind::identifier)) targets.push_back(left);
       for (std::uint32_t i = 0; !left.is(NodeKind::identifier) && i < left.named_count(); ++i) targets.push_back(left.named(i));
       for (Node t : targets) {
-        if (!t.is(NodeKind::identifier)) continue;
-        Symbol b;
-        b.kind = Kind::batch;
-        b.placement = Placement::host;
-        b.row = t.row();
-        b.column = t.column();
-        b.loop = index;
-        scope_for(t.text()).symbols[std::string(t.text())] = b;
+        if (t.is(NodeKind::identifier)) bind_batch(t, index);
       }
       return;
     }

@@ -468,10 +468,7 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
 }
 
 void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_view callee_name) {
-  // Lightning Fabric and Accelerate move the batches of the loaders they set up.
-  if (m_ff.imports.imports("lightning") || m_ff.imports.imports("pytorch_lightning") || m_ff.imports.imports("accelerate")) {
-    return;
-  }
+  if (m_ff.framework_moves_batches) return;
   if (arg.is(NodeKind::keyword_argument)) arg = arg.field(Field::value);
   if (arg.is(NodeKind::dictionary_splat) || arg.is(NodeKind::list_splat)) arg = arg.named_count() ? arg.named(0) : Node();
   if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);
@@ -481,8 +478,8 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
                          callee.placement == Placement::accelerator;
   // Tensors made here on the host (a tokenizer's output, from_numpy, a factory without device=)
   // given to a model that was moved.
-  if (b != nullptr && (b->kind == Kind::tensor || b->kind == Kind::encoding) && b->placement == Placement::host &&
-      b->made_here && !b->reported && on_device_model) {
+  if (b != nullptr && (b->made_on_host() || (b->kind == Kind::encoding && b->made_here && b->placement == Placement::host)) &&
+      !b->reported && on_device_model) {
     b->reported = true;
     emit(RuleId::inputs_not_moved, arg,
          fmt::format("`{}` is made on the CPU (at {}) and given to `{}`, which was moved to the device at {}",

@@ -107,7 +107,11 @@ class Analyzer {
   bool registers_by_hand(Node at);  // its function calls add_module() or setattr(self, ...)
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)
   // still run on the GPU.
-  bool gpu_project() const;  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
+  bool gpu_project() const;
+  // A Dataset's items, a collate function, initialisation, checkpoint conversion: host-side code.
+  bool in_host_side_function() const;
+  // Binds a name as (a part of) a batch that loop `loop` yields.
+  void bind_batch(Node name, int loop);  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
   bool mentions_input_shape(Node expr);  // x.shape / x.size() / x.numel() of such a value, or a size computed from one
 
   // analyzer_infer.cpp

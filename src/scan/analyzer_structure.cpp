@@ -66,6 +66,10 @@ bool Analyzer::mentions_parameter(Node expr) {
   return found;
 }
 
+bool Analyzer::in_host_side_function() const {
+  return host_side_function(function_name(), m_classes.empty() ? std::string_view() : std::string_view(m_classes.back()));
+}
+
 bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
 
 bool Analyzer::registers_by_hand(Node at) {
@@ -115,7 +119,7 @@ void Analyzer::on_return(Node n) {
   Symbol s = infer(n.named(0));
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
-  bool host_tensor = s.kind == Kind::tensor && s.made_here && s.sized && s.placement == Placement::host && !s.from_param;
+  bool host_tensor = s.made_on_host() && s.sized && !s.from_param;
   bool encoding = s.kind == Kind::encoding && s.placement == Placement::host;
   if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding) return;
   const bool method = !m_classes.empty();
@@ -192,7 +196,7 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
 void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value) {
   std::string name(left.text());
   // A tensor made right here and kept as an attribute: model.to(device) does not move it.
-  if (value.kind == Kind::tensor && value.placement == Placement::host && value.made_here && right.is(NodeKind::call)) {
+  if (value.made_on_host() && right.is(NodeKind::call)) {
     // torch.tensor(x) of anything but a list is most often a number: a 0-dim tensor mixes with
     // tensors on any device.
     if (last_component(qualified_callee(right)) == "tensor") {
@@ -285,8 +289,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   // An argument of a call that also gets a device (`to_device(torch.Tensor(k), x.device)`).
   Node in_args = call.parent();
   if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
-  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
-  if (host_side_function(function_name(), cls)) return;
+  if (in_host_side_function()) return;
   // One branch of a device test (`if use_cuda: ....cuda() else: torch.zeros(...)`): the CPU one.
   for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
     Node test;
@@ -301,26 +304,21 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   }
   Node args = call.field(Field::arguments);
   // In a module's forward() the inputs are where the module is: any tensor made there without a
-  // device is on the CPU while they may not be.
-  bool sized_by_input = in_forward() && in_module_method();
-  // torch.tensor(0.0): a 0-dim tensor mixes with tensors on any device.
-  if (last_component(q) == "tensor") {
-    Node first = positional(call, 0);
-    if (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::unary_operator)) return;
-  }
-  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !sized_by_input; ++i) {
+  // device is on the CPU while they may not be (the message says whether its size is an input's).
+  // Elsewhere only a size read off an input counts: a positional argument or a size keyword.
+  const bool in_module_forward = in_forward() && in_module_method();
+  bool shape = false;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) {
     Node a = args.named(i);
-    if (a.is(NodeKind::keyword_argument)) {
+    if (!in_module_forward && a.is(NodeKind::keyword_argument)) {
       auto k = a.field(Field::name).text();
       if (k != "size" && k != "end" && k != "start" && k != "n" && k != "high" && k != "low") continue;
     }
-    sized_by_input = mentions_input_shape(a);
+    shape = mentions_input_shape(a);
   }
-  if (!sized_by_input) return;
-  bool shape = false;
-  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) shape = mentions_input_shape(args.named(i));
+  if (!in_module_forward && !shape) return;
   // In a file (and project) that never names a GPU, a latent bug: advice until the module moves.
-  const bool gpu_code = m_ff.uses_device || (m_ff.project != nullptr && m_ff.project->uses_gpu());
+  const bool gpu_code = m_ff.uses_device || gpu_project();
   if (!shape) {
     auto& f = emit(RuleId::tensor_created_without_device, call,
          fmt::format("{}(...) is made in {}() of a module without device=: it is on the CPU while the module and its "
@@ -345,8 +343,7 @@ void Analyzer::check_joined(Node call, std::string_view q) {
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
   if (!list.is(NodeKind::list) && !list.is(NodeKind::tuple)) return;
-  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
-  if (host_side_function(function_name(), cls)) return;
+  if (in_host_side_function()) return;
   Symbol* host = nullptr;
   Node host_node;
   bool input = false;
@@ -355,7 +352,7 @@ void Analyzer::check_joined(Node call, std::string_view q) {
     Node e = list.named(i);
     if (e.is(NodeKind::call) && !inline_host.valid()) {
       Symbol made = infer(e);
-      if (made.kind == Kind::tensor && made.made_here && made.placement == Placement::host) {
+      if (made.made_on_host()) {
         std::string fq = qualified_callee(e);
         if (sized_factory(last_component(fq))) {
           inline_host = e;
@@ -365,7 +362,7 @@ void Analyzer::check_joined(Node call, std::string_view q) {
     }
     if (e.is(NodeKind::identifier)) {
       Symbol* s = lookup(e.text());
-      if (s != nullptr && s->kind == Kind::tensor && s->made_here && s->placement == Placement::host && !s->from_param) {
+      if (s != nullptr && s->made_on_host() && !s->from_param) {
         host = s;
         host_node = e;
         continue;
@@ -397,10 +394,7 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   if (target.is(NodeKind::subscript)) target = target.field(Field::value);
   if (!target.is(NodeKind::identifier) && !target.is(NodeKind::attribute)) return;
   Symbol* acc = lookup(target.text());
-  if (acc == nullptr || acc->kind != Kind::tensor || !acc->made_here || !acc->sized || acc->placement != Placement::host ||
-      acc->reported) {
-    return;
-  }
+  if (acc == nullptr || !acc->made_on_host() || !acc->sized || acc->reported) return;
   // A value moved to the accumulator's own device (`.to(device=acc.device)`) follows it.
   if (value.text().find(std::string(target.text()) + ".device") != std::string_view::npos) return;
   Symbol v = infer(value);
@@ -418,8 +412,7 @@ void Analyzer::check_binary(Node op) {
   // value computed from the function's input (or one on the device).
   if (m_function_nodes.empty() || op.named_count() < 2) return;
   if (!m_ff.uses_device && !gpu_project() && !in_module_method()) return;
-  std::string_view cls = m_classes.empty() ? std::string_view() : std::string_view(m_classes.back());
-  if (host_side_function(function_name(), cls)) return;
+  if (in_host_side_function()) return;
   Node a = op.named(0), b = op.named(op.named_count() - 1);
   // `(pred == labels)` with `pred` on the device and `labels` an unmoved part of a batch whose
   // other part was moved: the part was forgotten.
@@ -443,13 +436,12 @@ void Analyzer::check_binary(Node op) {
     Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
     if (!host_side.is(NodeKind::identifier)) continue;
     Symbol* s = lookup(host_side.text());
-    if (s == nullptr || s->kind != Kind::tensor || !s->made_here || !s->sized || s->zero_dim ||
-        s->placement != Placement::host || s->from_param || s->reported || s->row < 0) {
+    if (s == nullptr || !s->made_on_host() || !s->sized || s->zero_dim || s->from_param || s->reported || s->row < 0) {
       continue;
     }
     Symbol o = infer(other);
     bool input = o.placement == Placement::accelerator || (o.kind != Kind::module && mentions_parameter(other));
-    if (!input || (o.kind == Kind::tensor && o.made_here && o.placement == Placement::host)) continue;
+    if (!input || o.made_on_host()) continue;
     s->reported = true;
     emit_at(RuleId::tensor_created_without_device, s->row, s->column,
             fmt::format("`{}` is made on the CPU (no device=) and meets `{}` at {}, which comes from the function's "
@@ -464,9 +456,7 @@ void Analyzer::check_mixed_call(Node call, std::string_view q) {
   // A call that gets a device tensor and an unmoved part of a batch whose other part was moved: the
   // batch part was forgotten (a metric's labels, an eval loop's targets). Not where a framework
   // (Lightning Fabric, Accelerate) moves the batches.
-  if (m_ff.imports.imports("lightning") || m_ff.imports.imports("pytorch_lightning") || m_ff.imports.imports("accelerate")) {
-    return;
-  }
+  if (m_ff.framework_moves_batches) return;
   std::string_view last = last_component(q);
   if (last == "print" || last == "to" || last == "cuda" || last == "append" || last == "extend" || last == "format") return;
   Node args = call.field(Field::arguments);

@@ -217,6 +217,8 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
       }
     }
   }
+  ff.framework_moves_batches =
+      ff.imports.imports("lightning") || ff.imports.imports("pytorch_lightning") || ff.imports.imports("accelerate");
   ff.project = project;
   return ff;
 }

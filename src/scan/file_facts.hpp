@@ -31,6 +31,8 @@ struct FileFacts {
   bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
   bool uses_non_blocking = false;    // .to(..., non_blocking=True)
   bool uses_xla = false;             // torch_xla: placement through xm.xla_device()
+  // Lightning (Fabric) or Accelerate is imported: they move the batches of the loaders they set up.
+  bool framework_moves_batches = false;
   const ProjectIndex* project = nullptr;  // the scan's other files, for classes they define
   bool has_syntax_error = false;
   int first_error_row = -1;

@@ -49,6 +49,9 @@ struct Symbol {
   bool zero_dim = false;      // torch.tensor(<number>): mixes with tensors on any device out of place
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
+
+  // A tensor this file made on the host with a factory and no device=.
+  bool made_on_host() const { return kind == Kind::tensor && made_here && placement == Placement::host; }
 };
 
 struct Scope {
