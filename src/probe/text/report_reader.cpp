@@ -598,6 +598,14 @@ std::optional<std::string> ReportReader::pypi_default(const std::string& version
 // What the text's TensorFlow was built for. The pip package is a CUDA build on Linux from 2.1 on
 // (tensorflow-gpu before), and on native Windows from 2.1 to 2.10; tensorflow-cpu never is. The
 // CUDA and cuDNN versions come from the tested build configurations (data/tf_gpu_builds.tsv).
+void ReportReader::add_readings_about(std::initializer_list<std::string_view> words, std::vector<std::string>& evidence) const {
+  for (const auto& r : m_readings) {
+    if (std::any_of(words.begin(), words.end(), [&](std::string_view w) { return util::contains(r.what, w); })) {
+      evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
+    }
+  }
+}
+
 void ReportReader::tf_build(facts::FrameworkBuild& b) const {
   auto v = util::parse_version(b.version);
   if (!v || v->size() < 2) return;
@@ -606,8 +614,8 @@ void ReportReader::tf_build(facts::FrameworkBuild& b) const {
     b.kind = facts::BuildKind::cpu;
     return;
   }
-  bool gpu_package = m_tf_variant == "gpu" || ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 1));
-  if (windows && ((*v)[0] > 2 || ((*v)[0] == 2 && (*v)[1] >= 11))) gpu_package = false;
+  bool gpu_package = m_tf_variant == "gpu" || util::compare_versions(*v, {2, 1}) >= 0;
+  if (windows && util::compare_versions(*v, {2, 11}) >= 0) gpu_package = false;
   if (!gpu_package) return;
   const auto& t = data::table("tf_gpu_builds.tsv");
   auto series = fmt::format("{}.{}", (*v)[0], (*v)[1]);
@@ -707,14 +715,10 @@ facts::Facts ReportReader::facts() const {
     b.version = *m_tf_version;
     tf_build(b);
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
-    for (const auto& r : m_readings) {
-      if (util::contains(r.what, "TensorFlow")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
-    }
+    add_readings_about({"TensorFlow"}, b.evidence);
     env.builds.push_back(std::move(b));
   }
   if (m_torch_version || m_torch_cuda || m_conda_cpuonly) {
-    env.label = "the Python environment the text describes";
-    env.sys_path = facts::Known<std::vector<std::string>>::unknown("not in the text");
     facts::FrameworkBuild b;
     b.framework = facts::Framework::torch;
     b.version = m_torch_version.value_or("");
@@ -734,11 +738,7 @@ facts::Facts ReportReader::facts() const {
       b.installer = "pip";
     }
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
-    for (const auto& r : m_readings) {
-      if (util::contains(r.what, "torch") || util::contains(r.what, "pytorch") || util::contains(r.what, "cpuonly")) {
-        b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
-      }
-    }
+    add_readings_about({"torch", "cpuonly"}, b.evidence);  // "pytorch" holds "torch"
     env.builds.push_back(std::move(b));
   }
   if (!m_ort_packages.empty()) {
@@ -749,9 +749,7 @@ facts::Facts ReportReader::facts() const {
     b.version = m_ort_packages.front().substr(m_ort_packages.front().find(' ') + 1);
     b.companions = m_ort_packages;
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
-    for (const auto& r : m_readings) {
-      if (util::contains(r.what, "ONNX Runtime")) b.evidence.push_back(fmt::format("line {}: {}", r.line, r.what));
-    }
+    add_readings_about({"ONNX Runtime"}, b.evidence);
     env.builds.push_back(std::move(b));
   }
   if (m_jax_cpu || (m_jax_fallback && !m_cuda_attempted)) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -59,6 +60,8 @@ class ReportReader {
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
   void tf_build(facts::FrameworkBuild& b) const;
+  // "line N: what" of each reading that names one of `words`, for a build's evidence.
+  void add_readings_about(std::initializer_list<std::string_view> words, std::vector<std::string>& evidence) const;
 
   std::optional<std::string> m_driver_version;
   std::optional<int> m_driver_cuda;  // 12020
