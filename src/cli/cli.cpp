@@ -19,6 +19,7 @@ const Command k_commands[] = {
     {"run", "Run a command as if gpudoctor were not there, then say whether (and how well) it used the GPU", setup_run},
     {"watch", "Watch a running process tree (--pid) until it exits, then say whether it used the GPU", setup_watch},
     {"libs", "Show which file each needed library of FILE resolves to, as ld.so would (never runs FILE)", setup_libs},
+    {"fleet", "Join many nodes' `check --json` reports (or gather them with srun): which nodes fail, which differ, and why", setup_fleet},
     {"kernels", "List the GPU architectures (cubin, PTX) compiled into FILE; with --cc, can that GPU run them", setup_kernels},
     // Hidden (no summary): the child processes of the driver probe and of run/watch's NVML sampling.
     {"__probe-driver", "", setup_probe_driver},

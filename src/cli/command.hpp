@@ -44,6 +44,7 @@ CommandRunner setup_run(CLI::App& sub);
 CommandRunner setup_watch(CLI::App& sub);
 CommandRunner setup_libs(CLI::App& sub);
 CommandRunner setup_kernels(CLI::App& sub);
+CommandRunner setup_fleet(CLI::App& sub);
 CommandRunner setup_probe_driver(CLI::App& sub);
 CommandRunner setup_sample_nvml(CLI::App& sub);
 

@@ -3,6 +3,7 @@
 #include <probe/driver/driver_probe.hpp>
 #include <probe/probe.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
@@ -33,14 +34,26 @@ probe::PythonProbeOptions python_probe_options(const sys::FileSystem& fs, const 
 
 }  // namespace
 
-facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options) {
+facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options, GatherTimings* timings) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  auto start = Clock::now();
   facts::Facts f = probe::probe_files(fs);
+  double files_s = seconds_since(start);
   // The interpreters start while the driver is asked: both mostly wait on child processes.
-  auto python = std::async(std::launch::async, probe::probe_python, std::cref(fs), f.environment.env,
-                           python_probe_options(fs, options));
+  auto python_start = Clock::now();
+  auto python = std::async(std::launch::async, [&fs, env = f.environment.env, o = python_probe_options(fs, options),
+                                                python_start, &seconds_since] {
+    auto facts = probe::probe_python(fs, env, o);
+    return std::pair(std::move(facts), seconds_since(python_start));
+  });
   // Libraries are loaded on the live machine only; a replayed tree's answers were read above.
+  auto driver_start = Clock::now();
   if (fs.is_live()) f.driver = probe::probe_driver(fs, driver_probe_options(options));
-  f.framework = python.get();
+  double driver_s = seconds_since(driver_start);
+  auto [framework, python_s] = python.get();
+  f.framework = std::move(framework);
+  if (timings) *timings = {files_s, python_s, driver_s};
   return f;
 }
 

@@ -15,6 +15,13 @@ struct GatherOptions {
   probe::DeepImport deep = probe::DeepImport::off;
 };
 
-facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options);
+// Wall time of each probe, for `check --prometheus`.
+struct GatherTimings {
+  double files_s = 0;
+  double python_s = 0;
+  double driver_s = 0;
+};
+
+facts::Facts gather_facts(const sys::FileSystem& fs, const GatherOptions& options, GatherTimings* timings = nullptr);
 
 }  // namespace gpudoctor::cli

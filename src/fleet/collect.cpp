@@ -1,0 +1,190 @@
+#include <fleet/collect.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <iterator>
+#include <thread>
+#include <unordered_map>
+
+#include <unistd.h>
+
+#include <sys/file_system.hpp>
+#include <util/path.hpp>
+#include <util/text.hpp>
+
+namespace gpudoctor::fleet {
+namespace {
+
+constexpr int k_max_dir_depth = 8;
+constexpr std::size_t k_max_files = 1u << 20;
+
+bool is_label_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+// "gpu017: {" -> label "gpu017", rest "{". Labels are host names or task numbers.
+bool label_of(std::string_view line, std::string_view& label, std::string_view& rest) {
+  std::size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string_view::npos || colon > 255) return false;
+  std::string_view l = line.substr(0, colon);
+  // srun --label right-aligns task numbers: "  3: ".
+  while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
+  if (l.empty() || !std::all_of(l.begin(), l.end(), is_label_char)) return false;
+  label = l;
+  rest = line.substr(colon + 1);
+  if (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  return true;
+}
+
+std::string absolute(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  std::error_code ec;
+  char buf[4096];
+  const char* cwd = ::getcwd(buf, sizeof buf);
+  return util::join_path(cwd ? cwd : "/", path);
+}
+
+void list_files(const sys::FileSystem& fs, const std::string& dir, int depth, std::vector<std::string>& out,
+                std::vector<NodeProblem>& problems) {
+  auto entries = fs.list_dir(dir);
+  if (!entries) {
+    problems.push_back({NodeProblem::Kind::invalid, "", dir, entries.error().message});
+    return;
+  }
+  for (const auto& e : *entries) {
+    if (e.name.empty() || e.name[0] == '.') continue;
+    std::string p = util::join_path(dir, e.name);
+    if (e.type == sys::FileType::regular) {
+      if (out.size() < k_max_files) out.push_back(p);
+    } else if (e.type == sys::FileType::directory && depth < k_max_dir_depth) {
+      list_files(fs, p, depth + 1, out, problems);
+    }
+    // Symlinks and special files in a directory are not followed: a loop or a FIFO cannot stall the join.
+  }
+}
+
+}  // namespace
+
+std::vector<Labelled> split_labelled_lines(std::string_view text) {
+  std::vector<Labelled> out;
+  std::size_t pos = 0;
+  bool decided = false;
+  std::unordered_map<std::string, std::size_t> index;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    std::string_view label;
+    std::string_view rest;
+    bool labelled = label_of(line, label, rest);
+    if (!decided) {
+      decided = true;
+      if (!labelled || line.front() == '{') return {};
+    }
+    if (!labelled) {
+      label = "";
+      rest = line;  // an unlabelled line (srun's own message) stays with no node
+    }
+    auto [it, fresh] = index.try_emplace(std::string(label), out.size());
+    if (fresh) out.push_back({std::string(label), ""});
+    auto& t = out[it->second].text;
+    t.append(rest);
+    t.push_back('\n');
+  }
+  return out;
+}
+
+void read_report_stream(std::string_view text, std::string_view source, FleetInput& into) {
+  auto labelled = split_labelled_lines(text);
+  if (labelled.empty()) labelled.push_back({"", std::string(text)});
+  for (const auto& l : labelled) {
+    std::string where = l.label.empty() ? std::string(source) : fmt::format("{} ({})", source, l.label);
+    JsonValues values = split_json_values(l.text);
+    for (const auto& g : values.garbage) into.problems.push_back({NodeProblem::Kind::invalid, l.label, where, where + ": " + g});
+    int n = 0;
+    for (auto v : values.values) {
+      ++n;
+      std::string one = values.values.size() > 1 ? fmt::format("{} report {}", where, n) : where;
+      auto r = parse_node_report(v, one);
+      if (!r) {
+        into.problems.push_back({NodeProblem::Kind::invalid, l.label, one, r.error().message});
+        continue;
+      }
+      // pdsh and clush label lines with the host that ran the command: that is the node's name.
+      bool task_number = !l.label.empty() && std::all_of(l.label.begin(), l.label.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!l.label.empty() && !task_number) r->node = l.label;
+      into.reports.push_back(std::move(*r));
+    }
+    if (values.values.empty() && values.garbage.empty() && !l.label.empty())
+      into.problems.push_back({NodeProblem::Kind::invalid, l.label, where, where + ": no report in its output"});
+  }
+}
+
+FleetInput read_reports(const std::vector<std::string>& paths, std::istream& standard_input) {
+  FleetInput in;
+  auto fs = sys::make_rooted_file_system("/");
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    if (p == "-") {
+      std::string text;
+      std::string chunk(1 << 16, '\0');
+      while (standard_input.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || standard_input.gcount() > 0) {
+        text.append(chunk.data(), static_cast<std::size_t>(standard_input.gcount()));
+      }
+      read_report_stream(text, "stdin", in);
+      continue;
+    }
+    std::string abs = absolute(p);
+    auto st = fs->stat(abs);
+    if (!st) {
+      in.problems.push_back({NodeProblem::Kind::invalid, "", p, fmt::format("{}: {}", p, st.error().message)});
+    } else if (st->type == sys::FileType::directory) {
+      list_files(*fs, abs, 0, files, in.problems);
+    } else {
+      files.push_back(abs);
+    }
+  }
+
+  // Parse in parallel; each worker keeps only the summaries.
+  struct Result {
+    std::vector<NodeReport> reports;
+    std::vector<NodeProblem> problems;
+  };
+  unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  workers = std::min<unsigned>(workers, static_cast<unsigned>(std::max<std::size_t>(files.size() / 16, 1)));
+  std::vector<Result> results(workers);
+  std::atomic<std::size_t> next{0};
+  auto work = [&](Result& out) {
+    FleetInput mine;
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      auto text = fs->read_file(files[i], k_max_report_bytes + 1);
+      if (!text) {
+        mine.problems.push_back({NodeProblem::Kind::invalid, "", files[i], text.error().message});
+        continue;
+      }
+      if (text->truncated) {
+        mine.problems.push_back({NodeProblem::Kind::invalid, "", files[i],
+                                 fmt::format("{}: larger than {} MB, not a check report", files[i], k_max_report_bytes >> 20)});
+        continue;
+      }
+      read_report_stream(text->content, files[i], mine);
+    }
+    out.reports = std::move(mine.reports);
+    out.problems = std::move(mine.problems);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(results[w]));
+  work(results[0]);
+  for (auto& t : threads) t.join();
+  for (auto& r : results) {
+    std::move(r.reports.begin(), r.reports.end(), std::back_inserter(in.reports));
+    std::move(r.problems.begin(), r.problems.end(), std::back_inserter(in.problems));
+  }
+  return in;
+}
+
+}  // namespace gpudoctor::fleet

@@ -1,0 +1,33 @@
+// Collecting node reports for the fleet join: report files, directories of them, and streams that
+// hold several (concatenated `check --json` output, JSON lines, or `pdsh`/`clush`/`srun --label`
+// output whose every line starts with "NODE: "). Every report that cannot be read becomes a
+// NodeProblem with a message naming it; the others are still joined. Files are read in parallel,
+// each bounded to k_max_report_bytes, and only the NodeReport summary is kept.
+// Thread-safety: each call is independent.
+#pragma once
+
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fleet/join.hpp>
+
+namespace gpudoctor::fleet {
+
+// Reads each path: a report file, or a directory whose regular files (recursively, hidden ones
+// skipped) are reports. "-" reads standard input.
+FleetInput read_reports(const std::vector<std::string>& paths, std::istream& standard_input);
+
+// Reads every report in a stream's text. `source` names it in messages.
+void read_report_stream(std::string_view text, std::string_view source, FleetInput& into);
+
+// Lines of the form "LABEL: text" (pdsh, clush, srun --label) grouped by label, in order of first
+// appearance; empty when the text is not labelled that way (its first non-blank line starts with '{').
+struct Labelled {
+  std::string label;
+  std::string text;
+};
+std::vector<Labelled> split_labelled_lines(std::string_view text);
+
+}  // namespace gpudoctor::fleet
