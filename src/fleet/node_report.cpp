@@ -103,6 +103,7 @@ class ReportSax : public nlohmann::json_sax<Json> {
   bool binary(binary_t&) override { return scalar_done(); }
   bool string(string_t& s) override {
     Field f = field_here();
+    if (f == Field::none) return true;
     std::string v = cut(s);
     switch (f) {
       case Field::tool_version: m_r.tool_version = v; break;
@@ -176,6 +177,7 @@ class ReportSax : public nlohmann::json_sax<Json> {
     return true;
   }
   bool key(string_t& k) override {
+    if (!m_stack.empty() && !m_stack.back().relevant) return true;
     m_key = k.size() <= 64 ? k : std::string("?");
     return true;
   }
@@ -198,6 +200,7 @@ class ReportSax : public nlohmann::json_sax<Json> {
   struct Frame {
     std::size_t length;  // m_path's length before this container
     bool array;
+    bool relevant;       // some field the fleet reads lies under this container
   };
 
   // The path of the value being read: its container's path plus its key, or "[]" in an array.
@@ -206,6 +209,8 @@ class ReportSax : public nlohmann::json_sax<Json> {
     return m_path + "/" + m_key;
   }
   Field field_here() const {
+    // Most of a report (package lists, PCI devices) is nothing the fleet reads: no path is built there.
+    if (!m_stack.empty() && !m_stack.back().relevant) return Field::none;
     std::string p = child_path();
     for (const auto& pf : k_fields)
       if (pf.path == p) return pf.field;
@@ -223,12 +228,18 @@ class ReportSax : public nlohmann::json_sax<Json> {
   bool scalar_done() { return true; }
   void open(bool array) {
     std::size_t before = m_path.size();
+    bool parent_relevant = m_stack.empty() || m_stack.back().relevant;
     if (m_stack.empty() && before == 0 && !m_opened_root) {
       m_opened_root = true;  // the document itself has the empty path
-    } else {
+    } else if (parent_relevant) {
       m_path = child_path();
     }
-    m_stack.push_back({before, array});
+    m_stack.push_back({before, array, parent_relevant && leads_to_a_field(m_path)});
+  }
+  static bool leads_to_a_field(const std::string& path) {
+    for (const auto& pf : k_fields)
+      if (pf.path.size() > path.size() && pf.path.substr(0, path.size()) == path && pf.path[path.size()] == '/') return true;
+    return false;
   }
   void close() {
     if (m_stack.empty()) return;
