@@ -63,12 +63,14 @@ int slurm_health(const CheckOptions& o, const render::Report& report) {
     return k_exit_usage;
   }
   fleet::HealthPlan plan = fleet::plan_health(*state, report.findings);
+  // After a --json or --markdown report, the action goes to stderr so that stdout stays one document.
+  std::ostream& log = o.json || o.markdown ? std::cerr : std::cout;
   if (o.dry_run) {
-    std::cout << "gpudoctor: " << util::printable(plan.explanation) << '\n';
+    log << "gpudoctor: " << util::printable(plan.explanation) << '\n';
     if (!plan.scontrol.empty()) {
       std::string line = "would run:";
       for (const auto& a : plan.scontrol) line += a.find(' ') == std::string::npos ? " " + a : " '" + a + "'";
-      std::cout << util::printable(line) << '\n';
+      log << util::printable(line) << '\n';
     }
   } else {
     auto applied = fleet::apply_health_plan(plan, timeout);
@@ -76,7 +78,7 @@ int slurm_health(const CheckOptions& o, const render::Report& report) {
       std::cerr << "gpudoctor check --slurm-health: " << util::printable(applied.error().message) << '\n';
       return k_exit_usage;
     }
-    std::cout << "gpudoctor: " << util::printable(plan.explanation) << '\n';
+    log << "gpudoctor: " << util::printable(plan.explanation) << '\n';
   }
   return exit_status(report);
 }
