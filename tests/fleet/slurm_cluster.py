@@ -89,6 +89,10 @@ class Cluster:
             "SlurmdTimeout=30",
             "InactiveLimit=0",
             "KillWait=2",
+            # slurmd's own health checks (phase 6): the documented wrapper, switched on by a flag file.
+            f"HealthCheckProgram={self.dir}/gpudoctor-health",
+            "HealthCheckInterval=3",
+            "HealthCheckNodeState=ANY",
         ]
         for i, port in enumerate(node_ports, 1):
             lines.append(f"NodeName=node{i} NodeHostname=localhost NodeAddr=127.0.0.1 Port={port} CPUs=1 State=UNKNOWN")
@@ -96,6 +100,17 @@ class Cluster:
         with open(self.conf, "w") as f:
             f.write("\n".join(lines) + "\n")
         self.env = dict(os.environ, SLURM_CONF=self.conf)
+        self.health_flag = os.path.join(self.dir, "health-checks-on")
+
+    def write_health_program(self, gpd, root_arg):
+        # docs/examples/slurm/gpudoctor-health, plus what a test cluster needs: slurmd runs the program
+        # with SLURMD_NODENAME and no SLURM_CONF (a real cluster keeps it in /etc/slurm), and only
+        # once the test switches it on.
+        path = os.path.join(self.dir, "gpudoctor-health")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\n[ -e '{self.health_flag}' ] || exit 0\nexport SLURM_CONF='{self.conf}'\n"
+                    f"exec '{gpd}' check --slurm-health --timeout 20 --root '{root_arg}' >>'{self.dir}/log/health.log' 2>&1\n")
+        os.chmod(path, 0o755)
 
     def wait_idle(self, seconds=90):
         deadline = time.time() + seconds
@@ -183,6 +198,7 @@ def main():
     build_tree(os.path.join(trees, "node2"), "node2", R.driver_upgraded_without_reboot)
     build_tree(os.path.join(trees, "node3"), "node3", R.uvm_not_loaded)
     root_arg = os.path.join(trees, "%n")
+    cluster.write_health_program(gpd, root_arg)
     try:
         cluster.start()
 
@@ -257,6 +273,24 @@ def main():
         check("deadline" in unreachable[0]["evidence"][0], f"the reason names the deadline: {unreachable[0]['evidence']}")
         check(fleet["nodes"]["healthy"] == 2, f"the others still reported: {fleet['nodes']}")
         print(f"fleet --slurm: node3 hung, reported unreachable; the fleet finished in {took:.1f} s")
+
+        # 6. As slurm.conf's HealthCheckProgram, run by slurmd itself every few seconds.
+        cluster.wait_idle(120)
+        build_tree(os.path.join(trees, "node2"), "node2", R.uvm_not_loaded)
+        open(cluster.health_flag, "w").close()
+        deadline = time.time() + 60
+        while time.time() < deadline and "DRAIN" not in cluster.node("node2")["State"]:
+            time.sleep(0.5)
+        state = cluster.node("node2")
+        check("DRAIN" in state["State"] and state["Reason"] == "gpudoctor: driver.uvm_missing",
+              f"slurmd's health check drained node2 within 60 s: {state} (log: {cluster.dir}/log/health.log)")
+        check(all("DRAIN" not in cluster.node(n)["State"] for n in ("node1", "node3")), "the healthy nodes stay up")
+        build_tree(os.path.join(trees, "node2"), "node2", R.healthy_nvidia_server)
+        deadline = time.time() + 60
+        while time.time() < deadline and "DRAIN" in cluster.node("node2")["State"]:
+            time.sleep(0.5)
+        check("DRAIN" not in cluster.node("node2")["State"], "slurmd's health check resumed node2 once healthy")
+        print("HealthCheckProgram: slurmd's own health check drained node2, then resumed it once fixed")
     finally:
         cluster.stop()
     shutil.rmtree(cluster.dir, ignore_errors=True)
