@@ -45,6 +45,7 @@ void to_json(nlohmann::json& j, const PythonEnvironment& e) {
                      {"prefix", e.prefix},
                      {"sys_path", e.sys_path},
                      {"sys_path_source", e.sys_path_source},
+                     {"sys_path_notes", e.sys_path_notes},
                      {"distributions", e.distributions},
                      {"builds", e.builds},
                      {"shadows", e.shadows},
@@ -62,6 +63,7 @@ void from_json(const nlohmann::json& j, PythonEnvironment& e) {
   e.prefix = j.value("prefix", d.prefix);
   e.sys_path = j.value("sys_path", d.sys_path);
   e.sys_path_source = j.value("sys_path_source", d.sys_path_source);
+  e.sys_path_notes = j.value("sys_path_notes", d.sys_path_notes);
   e.distributions = j.value("distributions", d.distributions);
   e.builds = j.value("builds", d.builds);
   e.shadows = j.value("shadows", d.shadows);

@@ -16,8 +16,9 @@
 namespace gpudoctor::facts {
 
 enum class InterpreterOrigin { virtual_env, conda_env, path, option };
-// executed: `python -I -c` printed it; layout: derived from the files under --root (pyvenv.cfg,
-// lib/pythonX.Y/site-packages); capture: recorded by `gpudoctor capture`.
+// executed: the interpreter printed it (--deep); layout: read from the interpreter's files without
+// running it (pyvenv.cfg, the landmark, site-packages, .pth path lines); capture: recorded by
+// `gpudoctor capture`.
 enum class SysPathSource { executed, layout, capture };
 enum class Framework { torch, tensorflow, jax, onnxruntime, paddle, cupy, tensorrt };
 // What a build can drive, as its own files say. unknown: the files did not say.
@@ -120,6 +121,9 @@ struct PythonEnvironment {
   std::string prefix;       // sys.prefix
   Known<std::vector<std::string>> sys_path;
   SysPathSource sys_path_source = SysPathSource::executed;
+  // Where sys.path may differ from what the interpreter would say: a .pth import line not run, a
+  // ._pth file, a difference --deep's interpreter showed.
+  std::vector<std::string> sys_path_notes;
   std::vector<Distribution> distributions;
   std::vector<FrameworkBuild> builds;  // every copy found, in sys.path order
   std::vector<Shadow> shadows;

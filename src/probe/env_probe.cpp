@@ -13,9 +13,9 @@
 namespace gpudoctor::probe {
 namespace {
 
-constexpr std::array<std::string_view, 41> k_env_names = {
+constexpr std::array<std::string_view, 43> k_env_names = {
     "LD_LIBRARY_PATH", "LD_PRELOAD", "PATH", "HOME", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
-    "PYTHONPATH", "PYTHONHOME", "GPU_DEVICE_ORDINAL", "KUBERNETES_SERVICE_HOST", "container",
+    "PYTHONPATH", "PYTHONHOME", "PYTHONNOUSERSITE", "PYTHONUSERBASE", "GPU_DEVICE_ORDINAL", "KUBERNETES_SERVICE_HOST", "container",
     "WSL_DISTRO_NAME", "ACCELERATE_USE_CPU", "OLLAMA_LLM_LIBRARY", "ONEAPI_DEVICE_SELECTOR",
     "COMPUTE_PROFILE", "OPENCL_PROFILE", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS", "OMP_NUM_THREADS",
     "NSIGHT_CUDA_DEBUGGER",

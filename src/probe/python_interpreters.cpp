@@ -116,18 +116,6 @@ std::vector<std::string> version_dirs(const sys::FileSystem& fs, const std::stri
   return out;
 }
 
-std::map<std::string, std::string> read_pyvenv_cfg(const sys::FileSystem& fs, const std::string& path) {
-  std::map<std::string, std::string> out;
-  auto text = fs.read_text(path, 16 * 1024);
-  if (!text) return out;
-  for (auto line : util::lines(*text)) {
-    auto eq = line.find('=');
-    if (eq == std::string_view::npos) continue;
-    out[std::string(util::trim(line.substr(0, eq)))] = std::string(util::trim(line.substr(eq + 1)));
-  }
-  return out;
-}
-
 // The site directories of a prefix that is not a venv, as that prefix's site.py adds them.
 std::vector<std::string> site_dirs(const sys::FileSystem& fs, const std::string& prefix, const std::string& xy) {
   std::vector<std::string> out;
@@ -143,6 +131,18 @@ std::vector<std::string> site_dirs(const sys::FileSystem& fs, const std::string&
 }
 
 }  // namespace
+
+std::map<std::string, std::string> read_pyvenv_cfg(const sys::FileSystem& fs, const std::string& path) {
+  std::map<std::string, std::string> out;
+  auto text = fs.read_text(path, 16 * 1024);
+  if (!text) return out;
+  for (auto line : util::lines(*text)) {
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    out[std::string(util::trim(line.substr(0, eq)))] = std::string(util::trim(line.substr(eq + 1)));
+  }
+  return out;
+}
 
 std::vector<InterpreterCandidate> discover_interpreters(const sys::FileSystem& fs,
                                                         const std::map<std::string, std::string>& env,

@@ -36,6 +36,19 @@ void prepend_pythonpath(std::vector<std::string>& sys_path, const std::map<std::
   sys_path.insert(sys_path.begin(), front.begin(), front.end());
 }
 
+// Entries that hold packages (existing directories past the standard library) that one list has and
+// the other lacks: "+/x" only in the interpreter's, "-/y" only in the files'.
+std::vector<std::string> sys_path_differences(const std::vector<std::string>& from_files, const std::vector<std::string>& asked,
+                                              const sys::FileSystem& fs) {
+  std::vector<std::string> out;
+  auto holds_packages = [&](const std::string& p) { return !p.empty() && !p.ends_with(".zip") && fs.exists(p); };
+  for (const auto& p : asked)
+    if (holds_packages(p) && std::find(from_files.begin(), from_files.end(), p) == from_files.end()) out.push_back("+" + p);
+  for (const auto& p : from_files)
+    if (holds_packages(p) && std::find(asked.begin(), asked.end(), p) == asked.end()) out.push_back("-" + p);
+  return out;
+}
+
 // Captured interpreters: {"cwd": "...", "environments": [{interpreter, origin, label, version,
 // prefix, sys_path}]}.
 std::optional<nlohmann::json> read_capture(const sys::FileSystem& fs) {
@@ -77,27 +90,40 @@ facts::FrameworkFacts probe_python(const sys::FileSystem& fs, const Known<std::m
       e.label = c.label;
       envs.push_back(std::move(e));
     }
+    // sys.path comes from the interpreters' files: nothing of the user's environment runs (a .pth
+    // file's import lines included). --deep also asks each interpreter, as a cross-check, and the
+    // interpreter's own answer wins where they differ.
+    bool ask = options.execution == Execution::allowed && options.deep == DeepImport::on;
     std::vector<std::future<sys::Expected<InterpreterInfo>>> queries;
-    for (const auto& e : envs) {
-      if (options.execution == Execution::allowed) {
+    if (ask) {
+      for (const auto& e : envs)
         queries.push_back(std::async(std::launch::async, run_interpreter_query, e.interpreter, options.timeout_ms));
-      } else {
-        std::promise<sys::Expected<InterpreterInfo>> p;
-        p.set_value(layout_interpreter_info(fs, e.interpreter));
-        queries.push_back(p.get_future());
-      }
     }
     for (std::size_t i = 0; i < envs.size(); ++i) {
-      auto info = queries[i].get();
       auto& e = envs[i];
-      e.sys_path_source = options.execution == Execution::allowed ? facts::SysPathSource::executed
-                                                                  : facts::SysPathSource::layout;
+      auto info = static_interpreter_info(fs, e.interpreter, vars);
+      e.sys_path_source = facts::SysPathSource::layout;
+      if (ask) {
+        auto asked = queries[i].get();
+        if (asked) {
+          if (info) {
+            for (const auto& d : sys_path_differences(info->sys_path, asked->sys_path, fs))
+              asked->notes.push_back("read from files, sys.path differs from the interpreter's: " + d);
+            asked->notes.insert(asked->notes.begin(), info->notes.begin(), info->notes.end());
+          }
+          info = std::move(asked);
+          e.sys_path_source = facts::SysPathSource::executed;
+        } else if (info) {
+          info->notes.push_back("the interpreter did not answer (" + asked.error().message + "); sys.path read from its files");
+        }
+      }
       if (!info) {
         e.sys_path = Known<std::vector<std::string>>::unknown(info.error().message);
         continue;
       }
       e.version = info->version;
       e.prefix = info->prefix;
+      e.sys_path_notes = info->notes;
       prepend_pythonpath(info->sys_path, vars, cwd);
       e.sys_path = std::move(info->sys_path);
     }
