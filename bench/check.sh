@@ -1,46 +1,51 @@
 #!/usr/bin/env bash
-# Median wall time of 10 runs each of `gpudoctor check`, `gpudoctor check --deep` and
-# `python3 -m torch.utils.collect_env` (PyTorch's own environment report), with the ratios.
+# Medians of `gpudoctor check` in several configurations and of `python3 -m torch.utils.collect_env`
+# (PyTorch's own environment report), with wall and CPU time (user + system) and the ratios:
+#   - check with the PATH the caller has (every Python on it) and with PATH narrowed to the system
+#     directories (one Python environment holding torch: Debian's python3-torch);
+#   - check with no Python found at all, and with the driver probes off;
+#   - check --deep, and `gpudoctor --version` (the binary's start-up alone).
 #
 #   bench/check.sh [GPUDOCTOR] [RUNS]
-#
-# PATH is narrowed to the system directories so that the measured machine has one Python
-# environment holding torch (Debian's python3-torch for /usr/bin/python3), as the target is stated
-# for; set BENCH_KEEP_PATH=1 to measure with the caller's PATH instead.
 set -euo pipefail
 gpudoctor=$(realpath "${1:-build/gpudoctor}")
 runs=${2:-10}
 python=${BENCH_PYTHON:-/usr/bin/python3}
-[[ ${BENCH_KEEP_PATH:-0} == 1 ]] || export PATH=/usr/local/bin:/usr/bin:/bin
+caller_path=$PATH
+system_path=/usr/local/bin:/usr/bin:/bin
 unset VIRTUAL_ENV CONDA_PREFIX PYTHONPATH || true
 cd "$(mktemp -d)"  # a neutral working directory: nothing here shadows a package
 
-median_ms() {  # median_ms CMD... : wall time in ms of `runs` runs, median
-  local times=()
-  for ((i = 0; i < runs; i++)); do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    times+=($(((t1 - t0) / 1000)))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.1f\n", m / 1000}'
+# measure LABEL CMD...: prints "LABEL  wall W ms  cpu C ms": hyperfine's median wall time of `runs`
+# runs, and its mean user + system time.
+measure() {
+  local label=$1
+  shift
+  local json
+  json=$(mktemp)
+  local cmd=""
+  for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+  hyperfine -N -i -w 2 -r "$runs" --export-json "$json" "${cmd# }" >/dev/null 2>&1
+  read -r w c < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f %.1f" % (r["median"]*1000, (r["user"]+r["system"])*1000))' "$json")
+  rm -f "$json"
+  printf '%-48s wall %8s ms   cpu %8s ms\n' "$label" "$w" "$c"
+  last_wall=$w
 }
 
 "$gpudoctor" check >/dev/null 2>&1 || true  # warm the page cache
-check=$(median_ms "$gpudoctor" check)
-deep=$(median_ms "$gpudoctor" check --deep)
-if "$python" -c 'import torch.utils.collect_env' 2>/dev/null; then
-  collect=$(median_ms "$python" -m torch.utils.collect_env)
-else
-  collect=""
-fi
-echo "runs: $runs, cores: $(nproc), PATH=$PATH"
-echo "gpudoctor check          median ${check} ms"
-echo "gpudoctor check --deep   median ${deep} ms"
-if [[ -n $collect ]]; then
-  echo "collect_env              median ${collect} ms"
-  awk -v c="$check" -v d="$deep" -v e="$collect" 'BEGIN {
+echo "runs: $runs (hyperfine), cores: $(nproc)"
+measure "gpudoctor --version" "$gpudoctor" --version
+measure "check, every Python on the caller's PATH" env PATH="$caller_path" "$gpudoctor" check
+measure "check, PATH=$system_path" env PATH="$system_path" "$gpudoctor" check
+check_ms=$last_wall
+measure "check, no Python on PATH" env PATH=/nonexistent "$gpudoctor" check
+measure "check, driver probes off" env PATH="$system_path" GPUDOCTOR_NVML_LIBRARY=none GPUDOCTOR_CUDA_LIBRARY=none \
+  GPUDOCTOR_CUDART_LIBRARY=none "$gpudoctor" check
+measure "check --deep, PATH=$system_path" env PATH="$system_path" "$gpudoctor" check --deep
+deep_ms=$last_wall
+if PATH=$system_path "$python" -c 'import torch.utils.collect_env' 2>/dev/null; then
+  measure "python3 -m torch.utils.collect_env" env PATH="$system_path" "$python" -m torch.utils.collect_env
+  awk -v c="$check_ms" -v d="$deep_ms" -v e="$last_wall" 'BEGIN {
     printf "collect_env / check        %.1fx\n", e / c
     printf "collect_env / check --deep %.2fx\n", e / d }'
 else

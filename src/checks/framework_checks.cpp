@@ -10,8 +10,9 @@ constexpr Layer k_fw = Layer::framework;
 
 const Check k_checks[] = {
     {{"python.sys_path_unknown", k_fw, Severity::warning, "A Python interpreter's sys.path could not be learned",
-      "`python -I -c` failed or timed out, or under --root neither a capture nor the layout said",
-      "Run the interpreter by hand (`python -I -c 'import sys; print(sys.path)'`) to see why it fails."},
+      "The interpreter's files do not say where its standard library and site-packages are (no version in its "
+      "name, pyvenv.cfg or lib/), or with --deep the interpreter failed or timed out",
+      "Run the interpreter by hand (`python -c 'import sys; print(sys.path)'`) to see why it fails."},
      python_sys_path_unknown},
     {{"torch.shadowed", k_fw, Severity::error, "A local torch.py or torch/ shadows the installed torch",
       "torch.py or torch/__init__.py in the working directory, or a non-torch module named torch before the real "

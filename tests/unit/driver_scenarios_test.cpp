@@ -197,6 +197,18 @@ TEST(DriverScenarioDetail, HangCostsTheDeadlineOnly) {
   EXPECT_NE(f->at("message").get<std::string>().find("500 ms"), std::string::npos);
 }
 
+// The libraries are asked in one shared child; when it dies, the crash is pinned on the library that
+// crashed (asked again alone), and the others' answers are kept.
+TEST(DriverScenarioDetail, ACrashInTheSharedChildIsPinnedOnItsLibrary) {
+  Scenario s = load("probe_crashed");
+  CliRun r = run({gpudoctor_bin(), "facts", "--json"}, environment_with(double_env(s)));
+  ASSERT_TRUE(r.json.is_object()) << r.result.err;
+  const auto& d = r.json["driver"];
+  EXPECT_EQ(d["nvml"]["run"]["outcome"], "crashed") << d["nvml"]["run"].dump();
+  EXPECT_NE(d["nvml"]["run"]["detail"].get<std::string>().find("SIGSEGV"), std::string::npos);
+  EXPECT_EQ(d["cuda"]["run"]["outcome"], "answered") << d["cuda"]["run"].dump();
+}
+
 TEST(DriverScenarioDetail, StubCodeIsExplained) {
   Scenario s = load("cuda_stub_scripted");
   CliRun r = run({gpudoctor_bin(), "check", "--json"}, environment_with(double_env(s)));

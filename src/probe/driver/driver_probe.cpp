@@ -7,8 +7,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <future>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <ostream>
+#include <thread>
+#include <vector>
 
 namespace gpudoctor::probe {
 namespace {
@@ -91,6 +98,71 @@ ChildAnswer ask_in_child(std::string_view which, const std::string& library, std
   return a;
 }
 
+// One child asks every library at once, each on its own thread, and prints each answer as a tagged
+// line the moment it has it: one process start instead of three (each start of this binary costs
+// milliseconds a health check pays on every node). The isolation stays: what the shared child did
+// not answer — it crashed, failed, or more than one library hung — is asked again, one child per
+// library, so a crash or a hang is pinned on the library that caused it.
+constexpr std::string_view k_answer_tag = "@gpudoctor-answer ";
+
+struct Ask {
+  std::string which;
+  std::string library;
+};
+
+std::map<std::string, ChildAnswer> ask_together(const std::vector<Ask>& asks, std::chrono::milliseconds timeout) {
+  std::map<std::string, ChildAnswer> out;
+  auto self = sys::self_executable();
+  if (!self) return out;
+  sys::ProcessOptions o;
+  o.argv = {*self, std::string(k_probe_driver_command)};
+  for (const auto& a : asks) {
+    o.argv.push_back(a.which);
+    o.argv.push_back(a.library);
+  }
+  o.timeout = timeout;
+  o.output_limit = 16u << 20;
+  auto result = sys::run_process(o);
+  if (!result) return out;
+  for (auto line : util::lines(result->out)) {
+    if (!line.starts_with(k_answer_tag)) continue;  // a vendor library's own chatter
+    line.remove_prefix(k_answer_tag.size());
+    auto sp1 = line.find(' ');
+    auto sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+    if (sp2 == std::string_view::npos) continue;
+    std::string which(line.substr(0, sp1));
+    auto ask = std::find_if(asks.begin(), asks.end(), [&](const Ask& a) { return a.which == which; });
+    auto json = nlohmann::json::parse(line.substr(sp2 + 1), nullptr, false);
+    if (ask == asks.end() || json.is_discarded() || !json.is_object()) continue;
+    ChildAnswer a;
+    a.run.library = ask->library;
+    a.run.timeout_ms = static_cast<int>(timeout.count());
+    a.run.outcome = facts::ProbeOutcome::answered;
+    a.run.wall_ms = result->wall_ms;
+    std::string ms(line.substr(sp1 + 1, sp2 - sp1 - 1));
+    char* end = nullptr;
+    double v = std::strtod(ms.c_str(), &end);
+    if (end && *end == '\0' && v >= 0) a.run.wall_ms = v;
+    a.answer = std::move(json);
+    out[which] = std::move(a);
+  }
+  // A lone library without an answer when the deadline passed is the one that hung: asking it again
+  // would only double the wait.
+  if (result->timed_out && out.size() + 1 == asks.size()) {
+    for (const auto& a : asks) {
+      if (out.count(a.which)) continue;
+      ChildAnswer t;
+      t.run.library = a.library;
+      t.run.timeout_ms = static_cast<int>(timeout.count());
+      t.run.wall_ms = result->wall_ms;
+      t.run.outcome = facts::ProbeOutcome::timed_out;
+      t.run.detail = fmt::format("no answer within {} ms", timeout.count());
+      out[a.which] = std::move(t);
+    }
+  }
+  return out;
+}
+
 template <typename F>
 F from_child(ChildAnswer a, const std::string& library) {
   F f;
@@ -120,32 +192,40 @@ facts::Known<std::string> read_cmdline(const sys::FileSystem& fs, std::uint32_t 
 }
 
 template <typename F>
-std::future<F> start(std::string_view which, const std::string& library, std::chrono::milliseconds timeout) {
-  return std::async(std::launch::async, [which, library, timeout] {
-    if (library == "none") {
-      F f;
-      f.library.requested = library;
-      f.run.detail = "not asked (library set to none)";
-      return f;
-    }
-    return from_child<F>(ask_in_child(which, library, timeout), library);
-  });
+F not_asked(const std::string& library) {
+  F f;
+  f.library.requested = library;
+  f.run.detail = "not asked (library set to none)";
+  return f;
 }
 
 }  // namespace
 
 facts::DriverFacts probe_driver(const sys::FileSystem& fs, const DriverProbeOptions& options) {
   std::string cudart = options.cudart_library.empty() ? find_toolkit_cudart(fs) : options.cudart_library;
-  auto nvml = start<facts::NvmlFacts>("nvml", options.nvml_library, options.timeout);
-  auto cuda = start<facts::CudaFacts>("cuda", options.cuda_library, options.timeout);
-  std::future<facts::CudartFacts> runtime;
-  if (!cudart.empty()) runtime = start<facts::CudartFacts>("cudart", cudart, options.timeout);
+  std::vector<Ask> asks;
+  if (options.nvml_library != "none") asks.push_back({"nvml", options.nvml_library});
+  if (options.cuda_library != "none") asks.push_back({"cuda", options.cuda_library});
+  if (!cudart.empty() && cudart != "none") asks.push_back({"cudart", cudart});
+
+  std::map<std::string, ChildAnswer> answers;
+  if (asks.size() > 1) answers = ask_together(asks, options.timeout);
+  std::map<std::string, std::future<ChildAnswer>> again;
+  for (const auto& a : asks) {
+    if (answers.count(a.which)) continue;
+    again[a.which] = std::async(std::launch::async, ask_in_child, a.which, a.library, options.timeout);
+  }
+  for (auto& [which, fut] : again) answers[which] = fut.get();
 
   facts::DriverFacts f;
-  f.nvml = nvml.get();
-  f.cuda = cuda.get();
-  if (runtime.valid()) {
-    f.cudart = runtime.get();
+  f.nvml = answers.count("nvml") ? from_child<facts::NvmlFacts>(std::move(answers["nvml"]), options.nvml_library)
+                                 : not_asked<facts::NvmlFacts>(options.nvml_library);
+  f.cuda = answers.count("cuda") ? from_child<facts::CudaFacts>(std::move(answers["cuda"]), options.cuda_library)
+                                 : not_asked<facts::CudaFacts>(options.cuda_library);
+  if (answers.count("cudart")) {
+    f.cudart = from_child<facts::CudartFacts>(std::move(answers["cudart"]), cudart);
+  } else if (cudart == "none") {
+    f.cudart = not_asked<facts::CudartFacts>(cudart);
   } else {
     f.cudart.run.detail = "no libcudart.so.N under /usr/local/cuda; GPUDOCTOR_CUDART_LIBRARY names one";
   }
@@ -178,19 +258,43 @@ facts::DriverFacts read_recorded_driver(const sys::FileSystem& fs) {
   return f;
 }
 
+namespace {
+
+std::optional<nlohmann::json> ask_one(std::string_view which, const std::string& library) {
+  if (which == "nvml") return ask_nvml(library);
+  if (which == "cuda") return ask_cuda(library);
+  if (which == "cudart") return ask_cudart(library);
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_driver_probe_child(std::string_view which, const std::string& library, std::ostream& out) {
-  nlohmann::json j;
-  if (which == "nvml") {
-    j = ask_nvml(library);
-  } else if (which == "cuda") {
-    j = ask_cuda(library);
-  } else if (which == "cudart") {
-    j = ask_cudart(library);
-  } else {
-    return 2;
-  }
-  out << '\n' << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  auto j = ask_one(which, library);
+  if (!j) return 2;
+  out << '\n' << j->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   out.flush();
+  return 0;
+}
+
+int run_driver_probe_children(const std::vector<std::pair<std::string, std::string>>& asks, std::ostream& out) {
+  for (const auto& [which, library] : asks)
+    if (which != "nvml" && which != "cuda" && which != "cudart") return 2;
+  std::mutex lock;
+  std::vector<std::thread> threads;
+  for (const auto& [which, library] : asks) {
+    threads.emplace_back([&out, &lock, which = which, library = library] {
+      auto start = std::chrono::steady_clock::now();
+      auto j = ask_one(which, library);
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      std::lock_guard<std::mutex> hold(lock);
+      // A line of its own: a vendor library may have printed without a newline.
+      out << '\n' << k_answer_tag << which << ' ' << fmt::format("{:.3f}", ms) << ' '
+          << j->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      out.flush();
+    });
+  }
+  for (auto& t : threads) t.join();
   return 0;
 }
 

@@ -1,6 +1,7 @@
-// The driver probe: NVML, the CUDA driver API and the CUDA runtime, each asked by a child process
-// (`gpudoctor __probe-driver nvml|cuda|cudart LIBRARY`, which prints its facts as JSON), all three
-// at once, each with a deadline. A library that hangs, crashes or is missing symbols yields facts
+// The driver probe: NVML, the CUDA driver API and the CUDA runtime, asked by a child process
+// (`gpudoctor __probe-driver nvml LIB cuda LIB cudart LIB`, one thread per library, which prints
+// each library's facts as JSON), all three at once, with a deadline; what that shared child leaves
+// unanswered is asked again in one child per library. A library that hangs, crashes or is missing symbols yields facts
 // that say so; the calling process never loads a vendor library.
 //
 // Under a replayed root nothing is loaded: the answers `gpudoctor capture` recorded in
@@ -11,6 +12,8 @@
 #include <iosfwd>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <facts/driver_facts.hpp>
 #include <sys/file_system.hpp>
@@ -39,5 +42,8 @@ facts::DriverFacts read_recorded_driver(const sys::FileSystem& fs);
 // The child's side: asks `which` ("nvml", "cuda", "cudart") and prints its JSON to `out`.
 // Returns the exit status (2 for an unknown `which`).
 int run_driver_probe_child(std::string_view which, const std::string& library, std::ostream& out);
+// The shared child: asks each (which, library) on its own thread and prints one tagged line per
+// answer ("@gpudoctor-answer WHICH MS JSON") as soon as it has it.
+int run_driver_probe_children(const std::vector<std::pair<std::string, std::string>>& asks, std::ostream& out);
 
 }  // namespace gpudoctor::probe
