@@ -151,9 +151,10 @@ void LogScanner::record(const LineHit& hit, std::string_view line) {
   ++g.count;
   g.best_row = std::min(g.best_row, hit.signature);
   if (more_severe(sig.severity, g.severity)) g.severity = sig.severity;
-  for (const auto& [name, value] : hit.captures) {
+  for (const auto& capture : hit.captures) {
+    const auto& name = capture.first;  // not a structured binding: clang 14 cannot capture one (fuzz build)
     bool known = std::any_of(g.captures.begin(), g.captures.end(), [&](const auto& c) { return c.first == name; });
-    if (!known && !value.empty()) g.captures.emplace_back(name, value);
+    if (!known && !capture.second.empty()) g.captures.emplace_back(name, capture.second);
   }
   std::string_view shown = line.substr(0, k_evidence_line_bytes);
   for (EvidenceLine& e : g.evidence) {

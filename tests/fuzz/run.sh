@@ -1,43 +1,111 @@
 #!/bin/sh
-# Builds the libFuzzer targets with clang and runs each: the fatbin/ELF reader on the fatbin fixtures,
-# the notebook reader (with magic neutralisation and the project index) on the scan examples, and
-# the fleet's report stream reader, join and hostlist parser on real check reports.
-# Usage: tests/fuzz/run.sh [SECONDS] (default 60). Needs clang++ with libFuzzer (clang 14 has it).
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for SECONDS:
+#   fatbin      the fatbin/ELF reader and ld.so.cache, on the fatbin fixtures;
+#   notebook    the notebook reader, magic neutralisation and the project index, on the scan examples;
+#   fleet       fleet's report stream reader, the join and the hostlist parser, on real check reports;
+#   explain     the log signatures, every report reader of `explain` and every check, on the corpus
+#               of real posts;
+#   python_env  pyvenv.cfg, .pth, dist-info, conda-meta and framework build files, through
+#               sys.path-from-files and the environment scan.
+# Usage: tests/fuzz/run.sh [SECONDS] [TARGET...] (default 60 s, every target). Needs clang++ with
+# libFuzzer (Debian's clang 14 and libclang-rt-14-dev) and a build of gpudoctor (GPUDOCTOR, default
+# build/gpudoctor; BUILD, its build directory, for the generated data tables). Exits non-zero when
+# a target finds a crash, a leak or a timeout; the reproducer is left in $OUT.
 set -eu
 SECONDS_TO_RUN=${1:-60}
+[ $# -gt 0 ] && shift
+TARGETS=${*:-fatbin notebook fleet explain python_env}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$SRC/build-fuzz}
+BUILD=${BUILD:-$SRC/build}
+GPUDOCTOR=${GPUDOCTOR:-$BUILD/gpudoctor}
 CXX=${CXX:-clang++}
-mkdir -p "$OUT/corpus"
-cp "$SRC"/tests/fixtures/fatbin/*.so "$SRC"/tests/fixtures/fatbin/*.o "$OUT/corpus/"
-[ -r /etc/ld.so.cache ] && cp /etc/ld.so.cache "$OUT/corpus/ld.so.cache"
-"$CXX" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$SRC/src" \
-  "$SRC/tests/fuzz/fatbin_fuzzer.cpp" "$SRC/src/probe/fatbin/fatbin_reader.cpp" "$SRC/src/probe/elf/elf_file.cpp" \
-  "$SRC/src/probe/loader/elf_info.cpp" "$SRC/src/probe/loader/ld_cache.cpp" "$SRC/src/facts/fatbin_facts.cpp" \
-  "$SRC/src/sys/memory_file_system.cpp" "$SRC/src/sys/rooted_file_system.cpp" "$SRC/src/sys/error.cpp" \
-  "$SRC/src/util/text.cpp" -o "$OUT/fatbin_fuzzer"
-"$OUT/fatbin_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 "$OUT/corpus"
-mkdir -p "$OUT/notebook-corpus"
-cp "$SRC"/tests/scan/*/*.ipynb "$SRC"/tests/scan/inputs_not_moved/*.py "$OUT/notebook-corpus/"
-"$CXX" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFMT_HEADER_ONLY -I"$SRC/src" \
-  "$SRC/tests/fuzz/notebook_fuzzer.cpp" "$SRC/src/scan/notebook.cpp" "$SRC/src/scan/source.cpp" \
-  "$SRC/src/scan/project_index.cpp" "$SRC/src/sys/error.cpp" "$SRC/src/util/text.cpp" -o "$OUT/notebook_fuzzer"
-"$OUT/notebook_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 "$OUT/notebook-corpus"
-mkdir -p "$OUT/fleet-corpus"
-GPUDOCTOR=${GPUDOCTOR:-$SRC/build/gpudoctor}
-python3 - "$SRC/tests/machines" "$OUT/fleet-trees" <<'PY'
+JOBS=$(nproc 2>/dev/null || echo 2)
+FLAGS="-std=c++20 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFMT_HEADER_ONLY -DGPUDOCTOR_VERSION=\"fuzz\" -I$SRC/src -I$SRC/node_modules/tree-sitter-python/src"
+mkdir -p "$OUT/obj"
+
+# Compiles each source once into $OUT/obj (in parallel), prints the object files.
+objects() {
+  for f in "$@"; do
+    case "$f" in *_test.cpp) continue ;; esac
+    echo "$f"
+  done | xargs -P "$JOBS" -I{} sh -c '
+    o="$0/obj/$(echo "{}" | tr / _).o"
+    if [ ! -f "$o" ] || [ "{}" -nt "$o" ]; then $1 $2 -c "{}" -o "$o"; fi' "$OUT" "$CXX" "$FLAGS"
+  for f in "$@"; do
+    case "$f" in *_test.cpp) continue ;; esac
+    echo "$OUT/obj/$(echo "$f" | tr / _).o"
+  done
+}
+
+link() {  # link NAME LIBS -- SOURCES...
+  name=$1
+  libs=$2
+  shift 3
+  objs=$(objects "$@")
+  # shellcheck disable=SC2086
+  "$CXX" -fsanitize=fuzzer,address,undefined $objs $libs -o "$OUT/$name"
+}
+
+fuzz() {  # fuzz NAME CORPUS
+  "$OUT/$1" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$OUT/$1-" "$2" 2>"$OUT/$1.log" || { tail -40 "$OUT/$1.log"; echo "fuzz: $1 failed; see $OUT/$1.log"; exit 1; }
+  grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$OUT/$1.log" | tail -2
+  grep -oE "cov: [0-9]+ ft: [0-9]+" "$OUT/$1.log" | tail -1 | sed "s/^/$1: /"
+}
+
+cd "$SRC"
+for target in $TARGETS; do
+  case $target in
+  fatbin)
+    mkdir -p "$OUT/fatbin-corpus"
+    cp tests/fixtures/fatbin/*.so tests/fixtures/fatbin/*.o "$OUT/fatbin-corpus/"
+    [ -r /etc/ld.so.cache ] && cp /etc/ld.so.cache "$OUT/fatbin-corpus/ld.so.cache"
+    link fatbin_fuzzer "" -- tests/fuzz/fatbin_fuzzer.cpp src/probe/fatbin/fatbin_reader.cpp src/probe/elf/elf_file.cpp \
+      src/probe/loader/elf_info.cpp src/probe/loader/ld_cache.cpp src/facts/fatbin_facts.cpp src/sys/memory_file_system.cpp \
+      src/sys/rooted_file_system.cpp src/sys/error.cpp src/util/text.cpp
+    fuzz fatbin_fuzzer "$OUT/fatbin-corpus" ;;
+  notebook)
+    mkdir -p "$OUT/notebook-corpus"
+    cp tests/scan/*/*.ipynb tests/scan/inputs_not_moved/*.py "$OUT/notebook-corpus/"
+    link notebook_fuzzer "" -- tests/fuzz/notebook_fuzzer.cpp src/scan/notebook.cpp src/scan/source.cpp \
+      src/scan/project_index.cpp src/sys/error.cpp src/util/text.cpp
+    fuzz notebook_fuzzer "$OUT/notebook-corpus" ;;
+  fleet)
+    mkdir -p "$OUT/fleet-corpus"
+    python3 - "$SRC/tests/machines" "$OUT/fleet-trees" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import trees as T, replay as R
 for fn in (R.healthy_nvidia_server, R.uvm_not_loaded):
     t = T.Tree(f"{sys.argv[2]}/{fn.__name__}"); fn(t); t.finish()
 PY
-for root in "$OUT"/fleet-trees/*; do
-  "$GPUDOCTOR" check --root "$root" --json > "$OUT/fleet-corpus/$(basename "$root").json" || true
+    for root in "$OUT"/fleet-trees/*; do
+      "$GPUDOCTOR" check --root "$root" --json > "$OUT/fleet-corpus/$(basename "$root").json" || true
+    done
+    printf 'gpu[001-004,007],login1' > "$OUT/fleet-corpus/hostlist"
+    link fleet_fuzzer "" -- tests/fuzz/fleet_fuzzer.cpp src/fleet/collect.cpp src/fleet/node_report.cpp src/fleet/join.cpp \
+      src/fleet/hostlist.cpp src/facts/finding.cpp src/sys/rooted_file_system.cpp src/sys/error.cpp src/util/text.cpp \
+      src/util/path.cpp
+    fuzz fleet_fuzzer "$OUT/fleet-corpus" ;;
+  explain)
+    mkdir -p "$OUT/explain-corpus"
+    cp tests/explain/corpus/*.txt "$OUT/explain-corpus/"
+    # shellcheck disable=SC2046
+    link explain_fuzzer "-lre2" -- tests/fuzz/explain_fuzzer.cpp src/watch/line_matcher.cpp src/watch/log_scanner.cpp \
+      src/watch/signature.cpp $(ls src/probe/text/*.cpp src/checks/*.cpp src/facts/*.cpp src/data/*.cpp src/util/*.cpp) \
+      src/sys/error.cpp "$BUILD/generated/embedded_data.cpp"
+    fuzz explain_fuzzer "$OUT/explain-corpus" ;;
+  python_env)
+    mkdir -p "$OUT/python-env-corpus"
+    printf 'home = /base/bin\ninclude-system-site-packages = false\n\n@@\n../src\nimport os\n\n@@\nMetadata-Version: 2.1\nName: torch\nVersion: 2.3.0+cu121\n\n@@\ntorch/__init__.py,,\n\n@@\n{"url": "https://download.pytorch.org/whl/cu121"}\n@@\n__version__ = "2.3.0+cu121"\ncuda = "12.1"\n\n@@\nbuild_info = {"cuda_version": "12.3"}\n\n@@\n__version__ = "0.4.30"\n\n@@\n{"name": "pytorch", "version": "2.3.0", "build": "py3.11_cuda12.1_0"}\n\n@@\npackage_name = "onnxruntime-gpu"\n' > "$OUT/python-env-corpus/seed"
+    # shellcheck disable=SC2046
+    link python_env_fuzzer "-lelf -larchive" -- tests/fuzz/python_env_fuzzer.cpp \
+      $(ls src/probe/python_*.cpp src/probe/frameworks/*.cpp src/probe/loader/*.cpp src/probe/elf/*.cpp src/probe/fatbin/*.cpp \
+        src/facts/*.cpp src/data/*.cpp src/util/*.cpp) \
+      src/sys/memory_file_system.cpp src/sys/rooted_file_system.cpp src/sys/error.cpp src/sys/subprocess.cpp src/sys/archive.cpp \
+      "$BUILD/generated/embedded_data.cpp"
+    fuzz python_env_fuzzer "$OUT/python-env-corpus" ;;
+  *) echo "fuzz: unknown target $target" >&2; exit 2 ;;
+  esac
 done
-printf 'gpu[001-004,007],login1' > "$OUT/fleet-corpus/hostlist"
-"$CXX" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DFMT_HEADER_ONLY -I"$SRC/src" \
-  "$SRC/tests/fuzz/fleet_fuzzer.cpp" "$SRC/src/fleet/collect.cpp" "$SRC/src/fleet/node_report.cpp" "$SRC/src/fleet/join.cpp" \
-  "$SRC/src/fleet/hostlist.cpp" "$SRC/src/facts/finding.cpp" "$SRC/src/sys/rooted_file_system.cpp" \
-  "$SRC/src/sys/error.cpp" "$SRC/src/util/text.cpp" "$SRC/src/util/path.cpp" -o "$OUT/fleet_fuzzer"
-"$OUT/fleet_fuzzer" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 "$OUT/fleet-corpus"

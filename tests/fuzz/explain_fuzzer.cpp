@@ -1,0 +1,26 @@
+// libFuzzer target for `explain`: the bytes as a pasted post or log go through the log signatures
+// (LogScanner) and every report reader (ReportReader, fed whole blocks and the matched messages),
+// and the described machine through every check. Nothing may crash, hang, or grow without bound.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <checks/check.hpp>
+#include <probe/text/report_reader.hpp>
+#include <watch/log_scanner.hpp>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  gpudoctor::probe::text::ReportReader reader;
+  gpudoctor::watch::LogScanner scanner;
+  scanner.set_on_match([&reader](const gpudoctor::watch::LogMatch& m) {
+    reader.feed_message(m.signature->id, m.captures, static_cast<std::size_t>(m.line_number));
+  });
+  // Two chunks, split inside the text, as a pipe delivers it.
+  scanner.feed(text.substr(0, size / 2));
+  scanner.feed(text.substr(size / 2));
+  scanner.finish();
+  reader.feed_lines(text, 1);
+  gpudoctor::checks::run_checks(reader.facts());
+  return 0;
+}
