@@ -40,7 +40,6 @@ bool label_of(std::string_view line, std::string_view& label, std::string_view& 
 
 std::string absolute(const std::string& path) {
   if (!path.empty() && path[0] == '/') return path;
-  std::error_code ec;
   char buf[4096];
   const char* cwd = ::getcwd(buf, sizeof buf);
   return util::join_path(cwd ? cwd : "/", path);
