@@ -144,7 +144,9 @@ std::string zsh(const CliRef& cli) {
     }
     out += "            '(- *)'{-h,--help}'[Print help]' ;;\n";
   }
-  out += "      esac ;;\n  esac\n}\n\n" + fn + " \"$@\"\n";
+  // Autoloaded from $fpath the file is the completion function's body; sourced, it registers it.
+  out += "      esac ;;\n  esac\n}\n\nif [[ $funcstack[1] == " + fn + " ]]; then\n  " + fn +
+         " \"$@\"\nelse\n  compdef " + fn + " " + cli.name + "\nfi\n";
   return out;
 }
 

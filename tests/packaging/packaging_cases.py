@@ -136,9 +136,9 @@ def case_deb_unpacked(a):
         check(os.path.getsize(os.path.join(root, path)) > 500, f"{path} is in the package")
     for shell, path in (("zsh", "usr/share/zsh/vendor-completions/_gpudoctor"),
                         ("fish", "usr/share/fish/vendor_completions.d/gpudoctor.fish")):
-        if shutil.which(shell):  # a syntax check where the shell is installed
-            r = run([shell, "-n", os.path.join(root, path)])
-            check(r.returncode == 0, f"{shell} -n {path}: {text(r.stderr)}")
+        check(shutil.which(shell), f"{shell} is not installed (scripts/setup --test installs it)")
+        r = run([shell, "-n", os.path.join(root, path)])
+        check(r.returncode == 0, f"{shell} -n {path}: {text(r.stderr)}")
 
 
 def git(repo, *args):
