@@ -69,7 +69,9 @@ def gpudoctor_magic(line):
 
 
 def _exception_handler(shell, etype, value, tb, tb_offset=None):
-    shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    # As IPython's own run_code shows it (running_compiled_code: a SyntaxError raised while the
+    # cell ran keeps its whole traceback).
+    shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
     try:
         if is_gpu_exception(etype, value):
             from IPython.display import display

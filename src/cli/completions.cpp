@@ -110,11 +110,13 @@ std::string bash(const CliRef& cli) {
 }
 
 std::string zsh_option_spec(const OptionRef& o) {
-  std::string desc = "[" + zsh_text(o.description, ColonEscape::no) + "]";
+  std::string desc = fmt::format("[{}]", zsh_text(o.description, ColonEscape::no));
   std::string value;
   if (!o.value_name.empty()) {
-    std::string action = !o.choices.empty() ? "(" + join(o.choices, " ") + ")" : completes_files(o) ? "_files" : " ";
-    value = ":" + zsh_text(o.value_name) + ":" + action;
+    std::string action = !o.choices.empty() ? fmt::format("({})", join(o.choices, " "))
+                         : completes_files(o)   ? "_files"
+                                                : " ";
+    value = fmt::format(":{}:{}", zsh_text(o.value_name), action);
   }
   if (o.names.size() == 1) return sh_quote(o.names[0] + desc + value);
   // Several names for one option: brace expansion, each excluding the others.
@@ -137,10 +139,10 @@ std::string zsh(const CliRef& cli) {
          "    args)\n      case $words[1] in\n";
   for (const auto& c : cli.commands) {
     out += fmt::format("        {})\n          _arguments \\\n", c.name);
-    for (const auto& o : c.options) out += "            " + zsh_option_spec(o) + " \\\n";
+    for (const auto& o : c.options) out += fmt::format("            {} \\\n", zsh_option_spec(o));
     for (const auto& p : c.positionals) {
-      std::string action = p.choices.empty() ? "_files" : "(" + join(p.choices, " ") + ")";
-      out += "            " + sh_quote(std::string(p.repeated ? "*" : "") + ":" + zsh_text(p.name) + ":" + action) + " \\\n";
+      std::string action = p.choices.empty() ? "_files" : fmt::format("({})", join(p.choices, " "));
+      out += fmt::format("            {} \\\n", sh_quote(fmt::format("{}:{}:{}", p.repeated ? "*" : "", zsh_text(p.name), action)));
     }
     out += "            '(- *)'{-h,--help}'[Print help]' ;;\n";
   }

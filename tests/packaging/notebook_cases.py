@@ -91,6 +91,9 @@ def case_cuda_cell(a):
           "the diagnosis under the traceback names torch.cpu_only_build (HTML and text)")
     check("log.torch_not_compiled_with_cuda" in html, "and says what the message means")
     check(rich(outs[2], "text/plain") == "2", "the kernel lives on")
+    # The same cells without the extension: the error output is the same, field for field.
+    plain = execute(a, "cuda_cell_plain", ["pass", "import torch\nx = torch.zeros(3)\nx = x.cuda()"])
+    check(plain[1] == [cell[0]], f"the traceback is unchanged by the extension: {plain[1]!r} vs {cell[0]!r}")
 
 
 def case_bad_input(a):

@@ -191,6 +191,23 @@ def case_unavailable_platform(a):
     check("unavailable: the gpudoctor binary in this package runs on" in text(r.stdout), text(r.stdout + r.stderr))
 
 
+def case_ipython_terminal(a):
+    # A terminal IPython (not a notebook): the magic's report and the diagnosis come out as text.
+    need_module("IPython", "python3-ipython")
+    session = '%load_ext gpudoctor\n%gpudoctor check\nraise RuntimeError("CUDA error: out of memory")\n1 + 1\n'
+    r = run([SYSTEM_PYTHON, "-m", "IPython", "--simple-prompt", "--colors=NoColor", "--no-banner"],
+            input=session.encode(), env=env(), timeout=120)
+    out = text(r.stdout)
+    print(out[-3000:], text(r.stderr)[-1000:])
+    check(r.returncode == 0, f"ipython exited {r.returncode}")
+    check(re.search(r"Out\[2\]: \n[●▲✖] \w+ +\w+\.\w+", out), "%gpudoctor check prints its findings as text")
+    check("<div" not in out, "no HTML in a terminal")
+    tb = out.index("RuntimeError: CUDA error: out of memory\n")
+    diagnosis = out.index("gpudoctor: what this error means", tb)
+    check("log.cuda_oom" in out[diagnosis:], "the diagnosis under the traceback, as text")
+    check("Out[4]: 2" in out, "the session goes on")
+
+
 def glibc_minor_needed(binary):
     r = run(["objdump", "-T", binary])
     check(r.returncode == 0, f"objdump -T: {r.stderr!r}")
@@ -251,6 +268,7 @@ CASES = {
     "python_m": case_python_m,
     "import_is_lazy": case_import_is_lazy,
     "excepthook_script": case_excepthook_script,
+    "ipython_terminal": case_ipython_terminal,
     "unavailable_platform": case_unavailable_platform,
     "wheel": case_wheel,
 }
