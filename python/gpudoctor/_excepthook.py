@@ -65,16 +65,12 @@ class Diagnosis:
     error: Report
     machine: Report
 
-    def _machine_findings(self):
-        return list(self.machine.findings)
-
     def __str__(self):
         lines = ["gpudoctor: what this error means"]
         lines += ["  " + l for l in (str(self.error) if self.error.findings else "not a message gpudoctor knows").splitlines()]
-        machine = self._machine_findings()
-        if machine:
+        if self.machine.findings:
             lines.append("gpudoctor: on this machine")
-            for f in machine:
+            for f in self.machine.findings:
                 lines += ["  " + l for l in f.text().splitlines()]
         return "\n".join(lines)
 
@@ -82,7 +78,7 @@ class Diagnosis:
         p.text(str(self))
 
     def _repr_html_(self):
-        machine = "".join(f.html() for f in self._machine_findings())
+        machine = "".join(f.html() for f in self.machine.findings)
         error = "".join(f.html() for f in self.error.findings) or "<p>Not a message gpudoctor knows.</p>"
         return (
             '<div class="gpudoctor-diagnosis"><div style="font-weight:bold">gpudoctor: what this error means</div>'
