@@ -26,12 +26,12 @@ std::string roff(std::string_view text) {
 
 std::string option_synopsis(const OptionRef& o) {
   std::string names;
-  for (const auto& n : o.names) names += (names.empty() ? "" : ", ") + fmt::format("\\fB{}\\fR", roff(n));
+  for (const auto& n : o.names) names += fmt::format("{}\\fB{}\\fR", names.empty() ? "" : ", ", roff(n));
   if (o.value_name.empty()) return names;
   if (!o.choices.empty()) {
     std::string alts;
-    for (const auto& c : o.choices) alts += (alts.empty() ? "" : "|") + roff(c);
-    return names + " " + alts;
+    for (const auto& c : o.choices) alts += fmt::format("{}{}", alts.empty() ? "" : "|", roff(c));
+    return fmt::format("{} {}", names, alts);
   }
   return names + fmt::format(" \\fI{}\\fR", roff(o.value_name));
 }
@@ -41,7 +41,7 @@ std::string command_synopsis(const std::string& program, const CommandRef& c) {
   if (!c.options.empty()) s += " [\\fIOPTIONS\\fR]";
   for (const auto& p : c.positionals) {
     std::string name = fmt::format("\\fI{}\\fR{}", roff(p.name), p.repeated ? "..." : "");
-    s += p.required ? " " + name : " [" + name + "]";
+    s += p.required ? fmt::format(" {}", name) : fmt::format(" [{}]", name);
   }
   return s;
 }
@@ -51,22 +51,22 @@ std::string command_synopsis(const std::string& program, const CommandRef& c) {
 std::string man_page(const CliRef& cli, const std::string& version) {
   std::string out;
   out += fmt::format(".TH {} 1 \"\" \"{} {}\" \"User Commands\"\n", "GPUDOCTOR", roff(cli.name), roff(version));
-  out += ".SH NAME\n" + roff(cli.name) + " \\- why is my model not using the GPU?\n";
+  out += fmt::format(".SH NAME\n{} \\- why is my model not using the GPU?\n", roff(cli.name));
   out += ".SH SYNOPSIS\n";
-  for (const auto& c : cli.commands) out += command_synopsis(cli.name, c) + "\n.br\n";
+  for (const auto& c : cli.commands) out += fmt::format("{}\n.br\n", command_synopsis(cli.name, c));
   out += ".SH DESCRIPTION\n";
-  out += roff(cli.name) +
-         " looks at every layer a GPU run depends on (the hardware and operating system, the driver, the "
+  out += roff(cli.name);
+  out += " looks at every layer a GPU run depends on (the hardware and operating system, the driver, the "
          "CUDA toolkit and framework builds, the Python code, and the run itself), joins what it sees, and "
          "says the likely root cause first, with the evidence and the fix.\n";
   out += ".SH OPTIONS\n";
-  for (const auto& o : cli.options) out += ".TP\n" + option_synopsis(o) + "\n" + roff(o.description) + "\n";
-  out += ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help of " + roff(cli.name) + " or of a command.\n";
+  for (const auto& o : cli.options) out += fmt::format(".TP\n{}\n{}\n", option_synopsis(o), roff(o.description));
+  out += fmt::format(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help of {} or of a command.\n", roff(cli.name));
   out += ".SH COMMANDS\n";
   for (const auto& c : cli.commands) {
-    out += ".SS " + roff(c.name) + "\n" + command_synopsis(cli.name, c) + "\n.PP\n" + roff(c.summary) + ".\n";
-    for (const auto& p : c.positionals) out += ".TP\n\\fI" + roff(p.name) + "\\fR\n" + roff(p.description) + "\n";
-    for (const auto& o : c.options) out += ".TP\n" + option_synopsis(o) + "\n" + roff(o.description) + "\n";
+    out += fmt::format(".SS {}\n{}\n.PP\n{}.\n", roff(c.name), command_synopsis(cli.name, c), roff(c.summary));
+    for (const auto& p : c.positionals) out += fmt::format(".TP\n\\fI{}\\fR\n{}\n", roff(p.name), roff(p.description));
+    for (const auto& o : c.options) out += fmt::format(".TP\n{}\n{}\n", option_synopsis(o), roff(o.description));
   }
   out += ".SH EXIT STATUS\n"
          ".TP\n0\nNo finding is an error.\n"
