@@ -92,7 +92,8 @@ def diagnose(etype, value, tb):
     """The Diagnosis of one exception. Raises GpudoctorError (or any error) on failure."""
     from gpudoctor._api import check, explain
 
-    return Diagnosis(error=explain(traceback_text(etype, value, tb)), machine=check())
+    # Bounded tighter than the API's defaults: this runs while someone waits under a traceback.
+    return Diagnosis(error=explain(traceback_text(etype, value, tb), timeout=30.0), machine=check(timeout=60.0))
 
 
 def one_line_failure(e):
