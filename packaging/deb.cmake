@@ -14,6 +14,9 @@ add_custom_command(
 add_custom_target(gpudoctor_docs ALL DEPENDS ${doc_dir}/gpudoctor.1.gz)
 
 include(GNUInstallDirs)
+# cpack (and `cmake --install`) installs what was built, without building every target first: a
+# release builds gpudoctor and its docs only, not the tests.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 install(TARGETS gpudoctor RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${doc_dir}/gpudoctor.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${doc_dir}/gpudoctor.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
