@@ -41,7 +41,7 @@ def _binary_path(config_settings):
     if not path:
         raise BuildError("no binary: set GPUDOCTOR_WHEEL_BINARY to the portable gpudoctor (scripts/release does)")
     if not os.path.isfile(path):
-        raise BuildError(f"GPUDOCTOR_WHEEL_BINARY={path}: no such file")
+        raise BuildError(f"GPUDOCTOR_WHEEL_BINARY={path}: no such file (a relative path is taken from python/)")
     return path
 
 
