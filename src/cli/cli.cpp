@@ -1,10 +1,12 @@
 #include <cli/command.hpp>
+#include <cli/reference.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>
 #include <map>
+#include <memory>
 
 namespace gpudoctor::cli {
 namespace {
@@ -13,7 +15,7 @@ const Command k_commands[] = {
     {"check", "Diagnose this machine (or a captured one): every layer, root cause first", setup_check},
     {"facts", "Print the facts the probes gathered, as JSON", setup_facts},
     {"capture", "Write the files the probes read into a .tar.gz that `check --root` replays", setup_capture},
-    {"docs", "Print generated documentation (the finding catalogue)", setup_docs},
+    {"docs", "Print generated documentation: the finding catalogue, the man page, shell completions", setup_docs},
     {"explain", "Explain a log or traceback: what each known GPU error means and the fix, root cause first", setup_explain},
     {"scan", "Statically check Python files and notebooks for device-placement and GPU-starvation mistakes", setup_scan},
     {"run", "Run a command as if gpudoctor were not there, then say whether (and how well) it used the GPU", setup_run},
@@ -30,16 +32,22 @@ const Command k_commands[] = {
 
 std::span<const Command> commands() { return k_commands; }
 
-int run_cli(int argc, char** argv) {
-  CLI::App app{"gpudoctor: why is my model not using the GPU?", "gpudoctor"};
-  app.set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
-  app.require_subcommand(1);
-  std::map<const CLI::App*, CommandRunner> runners;
+std::unique_ptr<CLI::App> make_app(std::map<const CLI::App*, CommandRunner>& runners) {
+  auto app = std::make_unique<CLI::App>("gpudoctor: why is my model not using the GPU?", "gpudoctor");
+  app->set_version_flag("--version", std::string("gpudoctor ") + GPUDOCTOR_VERSION);
+  app->require_subcommand(1);
   for (const auto& c : commands()) {
-    CLI::App* sub = app.add_subcommand(std::string(c.name), std::string(c.summary));
+    CLI::App* sub = app->add_subcommand(std::string(c.name), std::string(c.summary));
     if (c.summary.empty()) sub->group("");
     runners[sub] = c.setup(*sub);
   }
+  return app;
+}
+
+int run_cli(int argc, char** argv) {
+  std::map<const CLI::App*, CommandRunner> runners;
+  std::unique_ptr<CLI::App> app_ptr = make_app(runners);
+  CLI::App& app = *app_ptr;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
