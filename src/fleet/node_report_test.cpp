@@ -52,6 +52,25 @@ TEST(NodeReport, ReadsFindingsAndTheComparedFacts) {
   EXPECT_EQ(r->builds[0], (FrameworkBuild{"/opt/venv/bin/python", "torch", "2.3.0", "cuda", "12.1"}));
 }
 
+TEST(NodeReport, PackageListsAreSkippedWithoutChangingWhatIsRead) {
+  auto j = report("gpu1");
+  nlohmann::json dists = nlohmann::json::array();
+  for (int i = 0; i < 50; ++i)
+    dists.push_back({{"name", "pkg" + std::to_string(i)}, {"version", "1.0"}, {"metadata_dir", "/x/]}\"[{"}});
+  j["facts"]["framework"]["environments"][0]["distributions"] = dists;
+  auto with = parse_node_report(j.dump(2), "with.json");
+  ASSERT_TRUE(with) << with.error().message;
+  auto plain = parse_node_report(report("gpu1").dump(2), "plain.json");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(with->builds, plain->builds);
+  EXPECT_EQ(with->findings, plain->findings);
+  EXPECT_EQ(with->driver_version, plain->driver_version);
+  // A truncated list is still a clear parse error, not a crash.
+  std::string cut = j.dump(2);
+  cut = cut.substr(0, cut.find("pkg30"));
+  EXPECT_FALSE(parse_node_report(cut, "cut.json"));
+}
+
 TEST(NodeReport, RefusesWhatIsNotACheckReportWithAReason) {
   auto truncated = parse_node_report(report("a").dump().substr(0, 200), "cut.json");
   ASSERT_FALSE(truncated);

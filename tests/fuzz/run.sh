@@ -6,7 +6,9 @@
 #   explain     the log signatures, every report reader of `explain` and every check, on the corpus
 #               of real posts;
 #   python_env  pyvenv.cfg, .pth, dist-info, conda-meta and framework build files, through
-#               sys.path-from-files and the environment scan.
+#               sys.path-from-files and the environment scan;
+#   archive_proc  `check --root` archive extraction (with small limits), /proc/PID/stat and maps,
+#               on real captures and /proc files.
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET...] (default 60 s, every target). Needs clang++ with
 # libFuzzer (Debian's clang 14 and libclang-rt-14-dev) and a build of gpudoctor (GPUDOCTOR, default
 # build/gpudoctor; BUILD, its build directory, for the generated data tables). Exits non-zero when
@@ -14,7 +16,7 @@
 set -eu
 SECONDS_TO_RUN=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-fatbin notebook fleet explain python_env}
+TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$SRC/build-fuzz}
 BUILD=${BUILD:-$SRC/build}
@@ -106,6 +108,14 @@ PY
       src/sys/memory_file_system.cpp src/sys/rooted_file_system.cpp src/sys/error.cpp src/sys/subprocess.cpp src/sys/archive.cpp \
       "$BUILD/generated/embedded_data.cpp"
     fuzz python_env_fuzzer "$OUT/python-env-corpus" ;;
+  archive_proc)
+    mkdir -p "$OUT/archive-proc-corpus"
+    "$GPUDOCTOR" capture -o "$OUT/archive-proc-corpus/capture.tar.gz" >/dev/null 2>&1 || true
+    cp /proc/self/stat "$OUT/archive-proc-corpus/stat" 2>/dev/null || true
+    head -c 60000 /proc/self/maps > "$OUT/archive-proc-corpus/maps" 2>/dev/null || true
+    link archive_proc_fuzzer "-larchive" -- tests/fuzz/archive_proc_fuzzer.cpp src/sys/archive.cpp src/watch/proc_parse.cpp src/watch/timeline.cpp src/facts/finding.cpp \
+      src/sys/error.cpp src/util/text.cpp
+    fuzz archive_proc_fuzzer "$OUT/archive-proc-corpus" ;;
   *) echo "fuzz: unknown target $target" >&2; exit 2 ;;
   esac
 done
