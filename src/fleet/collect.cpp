@@ -68,14 +68,9 @@ void list_files(const sys::FileSystem& fs, const std::string& dir, int depth, st
 
 std::vector<Labelled> split_labelled_lines(std::string_view text) {
   std::vector<Labelled> out;
-  std::size_t pos = 0;
   bool decided = false;
   std::unordered_map<std::string, std::size_t> index;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  for (auto line : util::lines(text)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     std::string_view label;
     std::string_view rest;

@@ -35,22 +35,13 @@ constexpr std::string_view k_task_script =
     "if command -v timeout >/dev/null 2>&1; then exec timeout -k 5 \"$limit\" \"$bin\" check --json \"$@\"; fi\n"
     "exec \"$bin\" check --json \"$@\"\n";
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
-  return std::string(s);
-}
+std::string trim(std::string_view s) { return std::string(util::trim(s)); }
 
 // The last few lines of a tool's stderr, on one line.
 std::string tail_lines(std::string_view err, std::size_t n = 3) {
   std::vector<std::string> lines;
-  std::size_t pos = 0;
-  while (pos < err.size()) {
-    std::size_t nl = err.find('\n', pos);
-    std::string line = trim(err.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    if (!line.empty()) lines.push_back(line);
-    pos = nl == std::string_view::npos ? err.size() : nl + 1;
-  }
+  for (auto line : util::lines(err))
+    if (auto t = util::trim(line); !t.empty()) lines.emplace_back(t);
   if (lines.size() > n) lines.erase(lines.begin(), lines.end() - static_cast<long>(n));
   return util::printable(util::join(lines, "; "));
 }
@@ -65,11 +56,7 @@ std::string describe_failure(const sys::ProcessResult& r) {
 // "srun: error: node3: task 2: Exited with exit code 124" -> node3 -> the line.
 std::map<std::string, std::string> srun_errors_by_node(std::string_view err) {
   std::map<std::string, std::string> out;
-  std::size_t pos = 0;
-  while (pos < err.size()) {
-    std::size_t nl = err.find('\n', pos);
-    std::string_view line = err.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? err.size() : nl + 1;
+  for (auto line : util::lines(err)) {
     std::size_t task = line.find(": task ");
     if (task == std::string_view::npos) continue;
     std::string_view head = line.substr(0, task);
@@ -104,11 +91,7 @@ bool down(const SlurmNode& n) {
 std::vector<SlurmNode> parse_sinfo(std::string_view text) {
   std::vector<SlurmNode> out;
   std::set<std::string> seen;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+  for (auto line : util::lines(text)) {
     std::size_t a = line.find('|');
     if (a == std::string_view::npos) continue;
     std::size_t b = line.find('|', a + 1);

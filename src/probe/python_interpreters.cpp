@@ -1,9 +1,9 @@
-// Finding the interpreters a user runs and their sys.path. Live, `python -I -c` prints sys.path
-// exactly (isolated: no PYTHON* variables, no user site, no working directory on sys.path; the
-// working directory of the child is "/"), and what -I leaves out that a normal run has is put back
-// by rule: PYTHONPATH first, then the user site before the first site directory (CPython
+// Finding the interpreters a user runs, and (--deep only) asking one for its sys.path: `python -I -c`
+// prints sys.path exactly (isolated: no PYTHON* variables, no user site, no working directory on
+// sys.path; the working directory of the child is "/"), and what -I leaves out that a normal run has
+// is put back by rule: PYTHONPATH first, then the user site before the first site directory (CPython
 // Lib/site.py main(): addusersitepackages runs before addsitepackages; venvs without system site
-// packages turn the user site off). Under --root, the layout says the same from files.
+// packages turn the user site off). Without --deep, sys.path is read from files (python_sys_path.cpp).
 #include <probe/python_probe.hpp>
 
 #include <sys/subprocess.hpp>
@@ -30,12 +30,6 @@ constexpr std::string_view k_query_script =
     "except Exception:\n"
     " u=''\n"
     "sys.stdout.write('\\0'.join(['%d.%d'%sys.version_info[:2],sys.prefix,sys.base_prefix,u]+sys.path))\n";
-
-std::optional<std::string> env_value(const std::map<std::string, std::string>& env, const char* name) {
-  auto it = env.find(name);
-  if (it == env.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
 
 // A version name from PYENV_VERSION or a version file is joined onto $PYENV_ROOT/versions and the
 // result is executed, so a name that climbs out of versions/ would let a checkout's
@@ -100,37 +94,13 @@ std::optional<PyenvChoice> resolve_pyenv_shim(const sys::FileSystem& fs, const s
   return PyenvChoice{};
 }
 
-std::vector<std::string> version_dirs(const sys::FileSystem& fs, const std::string& lib) {
-  std::vector<std::string> out;
-  if (auto list = fs.list_dir(lib)) {
-    for (const auto& e : *list) {
-      if (e.name.starts_with("python3.") && e.name.find_first_not_of("0123456789", 8) == std::string::npos) {
-        out.push_back(e.name.substr(6));
-      }
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
-    return util::compare_versions(util::parse_version(a).value_or(std::vector<int>{}),
-                                  util::parse_version(b).value_or(std::vector<int>{})) < 0;
-  });
-  return out;
-}
-
-// The site directories of a prefix that is not a venv, as that prefix's site.py adds them.
-std::vector<std::string> site_dirs(const sys::FileSystem& fs, const std::string& prefix, const std::string& xy) {
-  std::vector<std::string> out;
-  if (fs.exists(util::join_path(prefix, "lib/python3/dist-packages"))) {
-    // Debian's patched site.py (python3.X package, Lib/site.py getsitepackages).
-    out.push_back(fmt::format("/usr/local/lib/python{}/dist-packages", xy));
-    out.push_back(util::join_path(prefix, "lib/python3/dist-packages"));
-    out.push_back(fmt::format("{}/lib/python{}/dist-packages", prefix, xy));
-  } else {
-    out.push_back(fmt::format("{}/lib/python{}/site-packages", prefix, xy));
-  }
-  return out;
-}
-
 }  // namespace
+
+std::optional<std::string> env_value(const std::map<std::string, std::string>& env, const char* name) {
+  auto it = env.find(name);
+  if (it == env.end() || it->second.empty()) return std::nullopt;
+  return it->second;
+}
 
 std::map<std::string, std::string> read_pyvenv_cfg(const sys::FileSystem& fs, const std::string& path) {
   std::map<std::string, std::string> out;
@@ -234,50 +204,6 @@ sys::Expected<InterpreterInfo> run_interpreter_query(const std::string& interpre
   }
   auto live = sys::make_rooted_file_system("/");
   return parse_interpreter_query(r->out, *live);
-}
-
-sys::Expected<InterpreterInfo> layout_interpreter_info(const sys::FileSystem& fs, const std::string& interpreter) {
-  InterpreterInfo info;
-  auto bin = std::string(util::dir_name(interpreter));
-  auto prefix = std::string(util::dir_name(bin));
-  auto cfg_path = util::join_path(prefix, "pyvenv.cfg");
-  auto cfg = read_pyvenv_cfg(fs, cfg_path);
-  std::string base = prefix;
-  if (!cfg.empty() && cfg.contains("home")) base = std::string(util::dir_name(cfg["home"]));
-  std::string xy;
-  for (const char* key : {"version_info", "version"}) {
-    if (cfg.contains(key) && xy.empty()) {
-      auto v = util::split(cfg[key], '.');
-      if (v.size() >= 2) xy = fmt::format("{}.{}", v[0], v[1]);
-    }
-  }
-  if (xy.empty()) {
-    auto name = std::string(util::base_name(fs.real_path(interpreter).value_or(interpreter)));
-    if (name.starts_with("python3.")) xy = name.substr(6);
-  }
-  if (xy.empty()) {
-    auto found = version_dirs(fs, util::join_path(prefix, "lib"));
-    if (found.empty()) found = version_dirs(fs, util::join_path(base, "lib"));
-    if (found.empty()) {
-      return sys::Error{sys::ErrorCode::not_found, fmt::format("no lib/python3.X under {} or {}", prefix, base)};
-    }
-    xy = found.back();
-  }
-  info.version = xy;
-  info.prefix = prefix;
-  auto nodot = xy;
-  nodot.erase(std::remove(nodot.begin(), nodot.end(), '.'), nodot.end());
-  info.sys_path = {fmt::format("{}/lib/python{}.zip", base, nodot), fmt::format("{}/lib/python{}", base, xy),
-                   fmt::format("{}/lib/python{}/lib-dynload", base, xy)};
-  if (!cfg.empty()) {
-    info.sys_path.push_back(fmt::format("{}/lib/python{}/site-packages", prefix, xy));
-    if (cfg["include-system-site-packages"] == "true") {
-      for (auto& d : site_dirs(fs, base, xy)) info.sys_path.push_back(std::move(d));
-    }
-  } else {
-    for (auto& d : site_dirs(fs, prefix, xy)) info.sys_path.push_back(std::move(d));
-  }
-  return info;
 }
 
 }  // namespace gpudoctor::probe

@@ -53,10 +53,11 @@ struct InterpreterInfo {
   std::vector<std::string> notes;  // where sys.path may differ from what the interpreter would say
 };
 sys::Expected<InterpreterInfo> run_interpreter_query(const std::string& interpreter, int timeout_ms);
-sys::Expected<InterpreterInfo> layout_interpreter_info(const sys::FileSystem& fs, const std::string& interpreter);
 // sys.path read from the interpreter's files (python_sys_path.cpp): nothing is executed.
 sys::Expected<InterpreterInfo> static_interpreter_info(const sys::FileSystem& fs, const std::string& interpreter,
                                                        const std::map<std::string, std::string>& env);
+// An environment variable's value; nullopt when unset or empty.
+std::optional<std::string> env_value(const std::map<std::string, std::string>& env, const char* name);
 // pyvenv.cfg's key = value lines.
 std::map<std::string, std::string> read_pyvenv_cfg(const sys::FileSystem& fs, const std::string& path);
 // Parses the query's output (NUL-separated: version, prefix, user site, sys.path...).

@@ -54,12 +54,6 @@ bool is_dir(const sys::FileSystem& fs, const std::string& p) {
   return st && st->type == sys::FileType::directory;
 }
 
-std::optional<std::string> env_of(const std::map<std::string, std::string>& env, const char* name) {
-  auto it = env.find(name);
-  if (it == env.end() || it->second.empty()) return std::nullopt;
-  return it->second;
-}
-
 // "python3.11" -> "3.11", "python2.7" -> "2.7"; "" for anything else.
 std::string version_of_name(std::string_view name) {
   if (!name.starts_with("python")) return "";
@@ -257,11 +251,11 @@ sys::Expected<InterpreterInfo> static_interpreter_info(const sys::FileSystem& fs
   if (venv) {
     for (const auto& d : prefix_site_dirs(fs, site_prefix, xy, true)) add_site_dir(fs, d, sp);
   }
-  bool user_site = system_site && !env_of(env, "PYTHONNOUSERSITE");
+  bool user_site = system_site && !env_value(env, "PYTHONNOUSERSITE");
   if (user_site) {
     std::string user_base;
-    if (auto b = env_of(env, "PYTHONUSERBASE")) user_base = *b;
-    else if (auto h = env_of(env, "HOME")) user_base = util::join_path(*h, ".local");
+    if (auto b = env_value(env, "PYTHONUSERBASE")) user_base = *b;
+    else if (auto h = env_value(env, "HOME")) user_base = util::join_path(*h, ".local");
     if (!user_base.empty()) add_site_dir(fs, fmt::format("{}/lib/python{}/site-packages", user_base, xy), sp);
   }
   if (system_site) {
