@@ -73,6 +73,7 @@ FileAnalysis Analyzer::run() {
   std::set<std::pair<int, std::string>> seen;
   const bool has_markers = m_src.text.find("gpudoctor:") != std::string::npos;
   for (auto i : order) {
+    if (m_dropped.count(i)) continue;
     if (!seen.insert({m_positions[i].first, m_out.findings[i].id}).second) continue;
     if (has_markers && is_suppressed(line_of(m_positions[i].first), m_out.findings[i].id)) continue;
     sorted.push_back(std::move(m_out.findings[i]));
@@ -131,6 +132,9 @@ facts::Finding& Analyzer::emit_at(RuleId id, int row, int column, std::string me
   f.location = m_src.locate(row, column);
   m_out.findings.push_back(std::move(f));
   m_positions.emplace_back(row, column);
+  if (id == RuleId::tensor_created_without_device && m_classes.empty() && m_function_nodes.size() == 1) {
+    m_made_in_plain_function.emplace_back(m_out.findings.size() - 1, std::string(function_name()));
+  }
   return m_out.findings.back();
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <scan/analyzer_impl.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::scan {
 namespace {
@@ -16,6 +17,22 @@ bool is_announcement(std::string_view callee) {
 }
 
 constexpr std::string_view k_sync_methods[] = {"item", "cpu", "numpy", "tolist"};
+
+// Whether a comment in `text` says that the code fails on purpose: teaching notebooks show the
+// device-mismatch error and fix it in the next cell.
+bool comment_says_it_fails(std::string_view text) {
+  for (std::string_view line : util::lines(text)) {
+    auto hash = line.find('#');
+    if (hash == std::string_view::npos) continue;
+    std::string_view comment = line.substr(hash);
+    for (std::string_view phrase : {"will error", "will fail", "will raise", "will throw", "this errors", "this fails",
+                                    "raises an error", "expect an error", "expected to fail", "error on purpose",
+                                    "intentional error", "will cause an error"}) {
+      if (util::contains_icase(comment, phrase)) return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -33,12 +50,35 @@ void Analyzer::touch_cuda(Node at) {
   if (s.cuda_touch_row < 0) s.cuda_touch_row = at.row();
 }
 
+// A call `f(a, b)` of a function of this file, seen from outside it: whether each argument is a
+// host value (a tensor made here without a device, a number, a string). One call with anything
+// else (a batch, a parameter, a value of unknown placement) keeps the function's findings.
+void Analyzer::note_plain_function_call(Node call) {
+  std::string name(call.field(Field::function).text());
+  if (!m_function_nodes.empty() && function_name() == name) return;  // recursion says nothing
+  bool host = true;
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count() && host; ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument)) a = a.field(Field::value);
+    if (a.is(NodeKind::integer) || a.is(NodeKind::string) || a.is(NodeKind::true_) ||
+        a.is(NodeKind::false_) || a.is(NodeKind::none)) {
+      continue;
+    }
+    Symbol s = infer(a);
+    host = s.placement == Placement::host && s.kind != Kind::batch && !s.is_parameter && !s.from_param;
+  }
+  auto [it, inserted] = m_calls_host_only.try_emplace(name, host);
+  if (!inserted) it->second = it->second && host;
+}
+
 void Analyzer::on_call(Node call) {
   Node fn = call.field(Field::function);
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
+  if (fn.is(NodeKind::identifier)) note_plain_function_call(call);
   check_module_ctor(call, q);
   check_host_factory(call, q);
   check_joined(call, q);
@@ -86,7 +126,11 @@ void Analyzer::on_call(Node call) {
   if (last == "Trainer" && (starts_with_package(q, "pytorch_lightning") || starts_with_package(q, "lightning"))) {
     Node acc = keyword(call, "accelerator");
     if (acc.valid() && string_value(acc.field(Field::value)).value_or("") == "cpu" && !under_choice(call)) {
-      emit(RuleId::hardcoded_cpu, acc, "Trainer(accelerator=\"cpu\") trains on the CPU");
+      // A literal accelerator="cpu" is the author's stated choice (a small RL or tabular example runs
+      // best on the CPU): said as advice, not as a defect.
+      emit(RuleId::hardcoded_cpu, acc,
+           "Trainer(accelerator=\"cpu\") trains on the CPU: a stated choice, said in case a GPU run was meant")
+          .severity = facts::Severity::info;
     }
   }
   if (q == "tensorflow.device") {
@@ -177,6 +221,24 @@ void Analyzer::on_call(Node call) {
       on_module_call(call, Symbol{}, fn.text(), true);
     }
   }
+}
+
+// Whether the value of `n` is read on the host anyway by the expression around it:
+// `(a.type(torch.FloatTensor) == b).sum().item()` counts on the host, so the cast costs no
+// extra copy. Follows the enclosing expression up to its statement.
+bool Analyzer::bound_for_host(Node n) const {
+  for (Node p = n.parent(); p.valid(); p = p.parent()) {
+    if (p.is(NodeKind::expression_statement) || p.is(NodeKind::assignment) || p.is(NodeKind::block) ||
+        p.is(NodeKind::module) || p.is(NodeKind::return_statement)) {
+      return false;
+    }
+    if (!p.is(NodeKind::call)) continue;
+    Node fn = p.field(Field::function);
+    if (!fn.is(NodeKind::attribute)) continue;
+    std::string_view m = fn.field(Field::attribute).text();
+    if (m == "item" || m == "tolist" || m == "numpy" || m == "cpu") return true;
+  }
+  return false;
 }
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
@@ -317,7 +379,8 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     if (starts_with_package(t, "torch") && t.find(".cuda.") == std::string::npos && t.ends_with("Tensor") &&
         (of.placement == Placement::accelerator || (target != nullptr && target->kind == Kind::batch &&
                                                     target->loop >= 0 &&
-                                                    m_all_loops[static_cast<std::size_t>(target->loop)].moved_row >= 0))) {
+                                                    m_all_loops[static_cast<std::size_t>(target->loop)].moved_row >= 0)) &&
+        !bound_for_host(call)) {
       emit(RuleId::hardcoded_cpu, call,
            fmt::format("{}.type({}) casts to a CPU tensor type: the tensor is copied back to the CPU", snippet(object, 30), t),
            {snippet(call, 80)}, fmt::format("{}.float() (or .to(dtype=...)) keeps it on its device", snippet(object, 30)));
@@ -507,6 +570,12 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
     };
     m_unmoved_batches.push_back({arg, std::string(callee_name), b->loop, named_eval(function_name()) || named_eval(loop.source)});
     return;
+  }
+  // A lesson that shows the error on purpose ("# model is on GPU, data is on CPU (will error)").
+  {
+    std::size_t line_end = m_src.text.find('\n', arg.end_byte());
+    if (line_end == std::string::npos) line_end = m_src.text.size();
+    if (comment_says_it_fails(m_src.text.substr(loop.start_byte, line_end - loop.start_byte))) return;
   }
   b->reported = true;
   emit(RuleId::inputs_not_moved, arg,

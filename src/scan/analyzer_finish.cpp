@@ -9,6 +9,10 @@
 namespace gpudoctor::scan {
 
 void Analyzer::finish() {
+  for (const auto& [index, function] : m_made_in_plain_function) {
+    auto it = m_calls_host_only.find(function);
+    if (it != m_calls_host_only.end() && it->second) m_dropped.insert(index);
+  }
   for (const auto& c : m_fallbacks) {
     if (!c.name.empty() && m_announced.count(c.name)) continue;
     if (m_announced.count("torch.cuda.is_available")) continue;  // printed or asserted directly

@@ -134,6 +134,7 @@ class Analyzer {
   bool in_gpu_step_loop() const;
   bool in_loop() const { return !m_loops.empty(); }
   std::string snippet(Node n, std::size_t max = 60) const;
+  bool bound_for_host(Node n) const;
   facts::Finding& emit(RuleId id, Node at, std::string message, std::vector<std::string> evidence = {},
                        std::string fix = {});
   facts::Finding& emit_at(RuleId id, int row, int column, std::string message, std::vector<std::string> evidence,
@@ -185,6 +186,13 @@ class Analyzer {
   int m_module_used_in_loader_loop_row = -1;
   FileAnalysis m_out;
   std::vector<std::pair<int, int>> m_positions;  // (row, column) of each finding in m_out, for ordering
+  // Tensors made without a device inside a plain function of this file: dropped at the end when
+  // every call of that function in the file passes host values only (a toy loss timed on CPU
+  // tensors). Finding index -> function name; function name -> whether all calls were host-only.
+  std::vector<std::pair<std::size_t, std::string>> m_made_in_plain_function;
+  std::unordered_map<std::string, bool> m_calls_host_only;
+  std::unordered_set<std::size_t> m_dropped;
+  void note_plain_function_call(Node call);
 };
 
 }  // namespace gpudoctor::scan

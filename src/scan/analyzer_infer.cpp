@@ -232,7 +232,12 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       if (moves_to_accelerator(call, method)) out.placement = Placement::accelerator;
       return out;
     }
-    if (one_of(method, k_same_kind_methods)) return infer(object, depth + 1);
+    // `x.softmax(1)` keeps x's kind and placement; `F.softmax(x)` and `torch.sum(x)` are functions of
+    // an imported module, read below.
+    const bool module_function = object.is(NodeKind::identifier) && m_ff.imports.qualify(object.text()) != object.text();
+    if (one_of(method, k_same_kind_methods) && !module_function && object.text() != "torch") {
+      return infer(object, depth + 1);
+    }
     // batch.get("labels"), encoding.get("attention_mask"): a part.
     if (method == "get") {
       Symbol whole = infer(object, depth + 1);

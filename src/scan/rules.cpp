@@ -18,7 +18,8 @@ constexpr ScanRule k_rules[] = {
      {"code.inputs_not_moved", Layer::code, Severity::error,
       "The model is on the GPU but a batch from the loader reaches it without .to(device)",
       "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
-      "or another part of the same batch, was moved to a device",
+      "or another part of the same batch, was moved to a device. Not reported where a comment in the loop says the line "
+      "fails on purpose (\"this will error\": lessons that show the error)",
       "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},
     {RuleId::to_result_discarded,
      {"code.to_result_discarded", Layer::code, Severity::error,
@@ -31,7 +32,8 @@ constexpr ScanRule k_rules[] = {
       "The code pins the work to the CPU",
       "A model placed on a device bound to \"cpu\", torch.load(map_location=\"cpu\") into a model never moved back, "
       "tf.device(\"/CPU:0\"), tf.config.set_visible_devices([], \"GPU\"), jax_platform_name/JAX_PLATFORMS = \"cpu\", "
-      "Trainer(accelerator=\"cpu\"), pipeline(device=-1). Not reported in a branch of an if, a conditional expression "
+      "Trainer(accelerator=\"cpu\") (info: a stated choice), pipeline(device=-1), x.type(torch.FloatTensor) of a device "
+      "tensor (not inside an expression read on the host anyway: `(...).sum().item()`). Not reported in a branch of an if, a conditional expression "
       "or an except clause (a --cpu option, the else of a device test), nor tf.config.set_visible_devices([], "
       "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there)",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
@@ -156,7 +158,8 @@ constexpr ScanRule k_rules[] = {
       "A tensor built from an input's shape is created on the CPU, whatever device the input is on",
       "torch.zeros/ones/empty/full/rand*/arange/linspace/eye(...) without device= in a function of a file that uses "
       "a GPU, when its size is read off an input tensor (x.shape, x.size(), x.numel()) or it is joined "
-      "(torch.cat/stack) with them; not in __init__, datasets or collate functions",
+      "(torch.cat/stack) with them; not in __init__, datasets or collate functions, nor in a function of the file that "
+      "the file only ever calls with host values (a naive version timed on small CPU tensors)",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
