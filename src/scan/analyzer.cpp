@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <scan/analyzer_impl.hpp>
+#include <scan/file_parts.hpp>
 #include <scan/suppression.hpp>
 #include <util/text.hpp>
 
@@ -40,6 +41,9 @@ bool contains_modulo(Node cond, std::string_view source) {
   return found;
 }
 
+FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* project,
+                              const std::vector<std::size_t>& starts);
+
 }  // namespace
 
 FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
@@ -50,11 +54,54 @@ FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
     self.finish();
     project = &self;
   }
+  if (source.cells.empty() && source.text.size() > k_parts_above_bytes) {
+    auto starts = part_starts(source.text, k_part_bytes);
+    if (starts.size() > 1) return analyze_in_parts(source, project, starts);
+  }
   auto tree = SyntaxTree::parse(source.text);
   if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
   FileFacts ff = collect_file_facts(tree->root(), source.text, project);
   return Analyzer(source, tree->root(), std::move(ff)).run();
 }
+
+namespace {
+
+// Each part is analysed as a file of its own whose earlier lines are blank but for the imports
+// (file_parts.hpp): rows, locations and imported names stay the file's. Names bound in one part are
+// not followed into the next; a note says so.
+FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* project,
+                              const std::vector<std::size_t>& starts) {
+  FileAnalysis out;
+  int first_row = 0;  // the part's first row in the file
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    std::size_t begin = starts[k], end = k + 1 < starts.size() ? starts[k + 1] : source.text.size();
+    SourceText part;
+    part.display = source.display;
+    part.text = imports_only_prefix(source.text, begin);
+    part.text.append(source.text, begin, end - begin);
+    const int rows = static_cast<int>(util::count_byte(source.text.substr(begin, end - begin), '\n'));
+    auto tree = SyntaxTree::parse(part.text);
+    if (!tree) {
+      out.notes.push_back(fmt::format("{}: the parser gave up on lines {} to {}; not scanned", source.display,
+                                      first_row + 1, first_row + rows));
+    } else {
+      FileFacts ff = collect_file_facts(tree->root(), part.text, project);
+      FileAnalysis a = Analyzer(part, tree->root(), std::move(ff)).run();
+      for (auto& f : a.findings) {
+        // Findings on the kept import lines belong to the part that holds those lines.
+        if (!f.location || f.location->line > first_row) out.findings.push_back(std::move(f));
+      }
+      for (auto& n : a.notes) out.notes.push_back(std::move(n));
+    }
+    first_row += rows;
+  }
+  out.notes.push_back(fmt::format("{}: {:.1f} MB analysed in {} parts, one top-level definition boundary each (names "
+                                  "bound in one part are not followed into the next)",
+                                  source.display, static_cast<double>(source.text.size()) / (1 << 20), starts.size()));
+  return out;
+}
+
+}  // namespace
 
 FileAnalysis Analyzer::run() {
   m_scopes.push_back(Scope{});
