@@ -4,7 +4,10 @@
 The repositories are not part of this project: fetch each one listed in repos.tsv at its commit
 into REPOS/<owner>+<name>/, then
 
-    tests/scan/precision/measure.py --gpudoctor build/gpudoctor --repos REPOS [--unlabelled]
+    tests/scan/precision/measure.py --gpudoctor build/gpudoctor --repos REPOS [--set tuned|heldout] [--unlabelled]
+
+Two sets: "tuned" (repos.tsv, labels.tsv: the 20 repositories the rules were tuned on) and
+"heldout" (repos-heldout.tsv, labels-heldout.tsv: 10 more, labelled once and never tuned on).
 
 Every error and warning is matched to labels.tsv by (repo, file, cell, line, rule id); labels are
 real / advice / minor / wrong (see README.md). Precision is (real + advice) / labelled findings.
@@ -26,13 +29,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpudoctor", required=True)
     ap.add_argument("--repos", required=True)
+    ap.add_argument("--set", default="tuned", choices=["tuned", "heldout"])
     ap.add_argument("--unlabelled", action="store_true", help="list the findings without a label")
     a = ap.parse_args()
+    suffix = "" if a.set == "tuned" else "-heldout"
     labels = {}
-    with open(HERE / "labels.tsv", encoding="utf-8") as f:
+    with open(HERE / f"labels{suffix}.tsv", encoding="utf-8") as f:
         for r in csv.DictReader(f, delimiter="\t"):
             labels[(r["repo"], r["file"], r["cell"], r["line"], r["id"])] = r["label"]
-    repos = [r["repo"] for r in csv.DictReader(open(HERE / "repos.tsv", encoding="utf-8"), delimiter="\t")]
+    repos = [r["repo"] for r in csv.DictReader(open(HERE / f"repos{suffix}.tsv", encoding="utf-8"), delimiter="\t")]
     by_rule = collections.defaultdict(collections.Counter)
     unlabelled = []
     for repo in repos:
