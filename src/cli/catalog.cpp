@@ -6,6 +6,7 @@
 
 #include <checks/check.hpp>
 #include <cli/explain_fallback.hpp>
+#include <cli/explain_likely.hpp>
 #include <fleet/join.hpp>
 #include <scan/rules.hpp>
 #include <watch/verdict.hpp>
@@ -20,6 +21,7 @@ std::vector<facts::FindingInfo> finding_catalog() {
   for (const auto& info : watch::run_verdict_infos()) out.push_back(info);
   for (const auto& info : watch::signature_infos()) out.push_back(info);
   for (const auto& info : explain_fallback_infos()) out.push_back(info);
+  for (const auto& info : explain_likely_infos()) out.push_back(info);
   for (const auto& info : fleet::fleet_finding_infos()) out.push_back(info);
   // One section per layer in docs/checks.md, whichever registry an id comes from; stable, so each
   // registry keeps its own order within a layer.

@@ -10,15 +10,18 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <cli/command.hpp>
 #include <cli/explain_fallback.hpp>
+#include <cli/explain_likely.hpp>
 #include <checks/check.hpp>
 #include <cli/output.hpp>
 #include <probe/text/report_reader.hpp>
@@ -146,11 +149,13 @@ int run_explain(const ExplainOptions& o) {
     reader.feed_message(m.signature->id, m.captures, static_cast<std::size_t>(m.line_number));
   });
   std::vector<char> buf(k_chunk_bytes);
+  std::string head;  // the text's beginning, for a post that states only its symptom
   for (;;) {
     std::size_t n = std::fread(buf.data(), 1, buf.size(), in.get());
     if (n > 0) {
       scanner.feed(std::string_view(buf.data(), n));
       lines.feed(std::string_view(buf.data(), n));
+      if (head.size() < k_likely_head_bytes) head.append(buf.data(), std::min(n, k_likely_head_bytes - head.size()));
     }
     if (n < buf.size()) break;
   }
@@ -171,10 +176,15 @@ int run_explain(const ExplainOptions& o) {
   report.notes.push_back(fmt::format("read {} line(s), {} byte(s) from {}; {} line(s) matched a known message",
                                      scanner.lines_seen(), scanner.bytes_seen(), shown, scanner.match_count()));
   for (const auto& r : reader.readings()) report.notes.push_back(fmt::format("line {}: {}", r.line, r.what));
-  const bool recognised = scanner.match_count() > 0 || reader.any();
+  // A post that states only its symptom: the cause most often behind it, said as likely, with what
+  // it rests on; then (below) what was read and what to paste next.
+  std::optional<facts::Finding> likely;
+  if (report.findings.empty()) likely = likely_cause(head, reader.facts());
+  const bool recognised = scanner.match_count() > 0 || reader.any() || likely.has_value();
   if (!recognised) report.outcome = render::Report::Outcome::unrecognised;
   // Never silence: a text that named no cause says so, with what was read and what to paste next.
   if (report.findings.empty()) {
+    if (likely) report.findings.push_back(std::move(*likely));
     report.findings.push_back(
         explain_fallback(reader, scanner.lines_seen(), scanner.bytes_seen(), scanner.match_count()));
   }

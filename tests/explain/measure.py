@@ -40,6 +40,10 @@ SAME_CAUSE = [
     {"jax.plugin_version_mismatch", "log.jax_plugin_mismatch"},
     {"nccl.no_usable_network_interface", "log.nccl_no_network_interface"},
     {"hw.nouveau_bound", "log.nouveau_bound"},
+    {"driver.cuda_init_failed", "log.cuda_init_failed"},
+    {"probe.symbol_missing", "log.driver_library_lacks_symbol"},
+    {"llama.built_without_cuda", "log.llama_built_without_gpu"},
+    {"tensorrt.engine_version_mismatch", "log.tensorrt_engine_mismatch"},
 ]
 
 

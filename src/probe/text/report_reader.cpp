@@ -69,7 +69,9 @@ struct Patterns {
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
-  RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*:\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
+  // "tensorflow==2.12.0", "tensorflow 2.12.0" (pip list), "TensorFlow version: 2.12", and in prose
+  // "tensorflow version is 2.12.0".
+  RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*(?::|=|\bis\b)\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 container_run{R"((?:^|[\s`$(])((?:sudo\s+)?(?:nvidia-docker|docker|podman)\s+run\s.*?)\s*`?$)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{

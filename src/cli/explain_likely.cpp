@@ -1,0 +1,232 @@
+#include <cli/explain_likely.hpp>
+
+#include <re2/re2.h>
+
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <probe/text/report_reader.hpp>
+#include <util/text.hpp>
+
+namespace gpudoctor::cli {
+namespace {
+
+constexpr facts::FindingInfo k_infos[] = {
+    {"llama.built_without_cuda", facts::Layer::framework, facts::Severity::error,
+     "llama.cpp (or llama-cpp-python) was built without its CUDA backend",
+     "explain: a post about llama.cpp or llama-cpp-python that says the GPU is not used, with nothing else that "
+     "decides (a pip install builds llama-cpp-python for the CPU unless CMAKE_ARGS asks for CUDA)",
+     "Rebuild with the CUDA backend: CMAKE_ARGS=\"-DGGML_CUDA=on\" pip install llama-cpp-python --force-reinstall "
+     "--no-cache-dir (older releases: -DLLAMA_CUBLAS=on), with the CUDA toolkit installed; llama.cpp itself: cmake "
+     "-B build -DGGML_CUDA=ON"},
+};
+
+// The symptom, as people state it: in English and in the languages of the posts that reach
+// maintainers (Chinese, Russian, Japanese, Korean, Spanish, Portuguese, German, French).
+const RE2& symptom() {
+  static const RE2 re(
+      R"((?i)(?:)"
+      R"(is_available\(\)\s*(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*false)"
+      R"(|cuda (?:is )?(?:not|n't) available)"
+      R"(|(?:not|n't|never|no longer) (?:be |been )?(?:us(?:e|es|ed|ing)|utili[sz](?:e|es|ed|ing)|detect(?:s|ed|ing)?|recogni[sz](?:e|es|ed|ing)|see(?:s|n|ing)?|find(?:s|ing)?|running on) (?:the |my |any |a )?(?:gpus?|cuda|graphics card|video card|nvidia))"
+      R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only) (?:only |entirely |still )?(?:on|to) (?:the )?cpu)"
+      R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:is |are )?(?:not|n't|never) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
+      R"(|(?:no|zero|0) (?:gpus?|cuda devices?|cuda gpus?) (?:found|detected|visible|available))"
+      R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any )?(?:gpus?|cuda))"
+      R"(|only (?:uses?|using) (?:the )?cpu)"
+      R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
+      R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
+      R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
+      R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
+      R"(|не\s+(?:используе\w*|использу\w*|видит|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
+      R"(|(?:gpu|гпу|видеокарт\w*|cuda)[^\n]{0,30}не\s+(?:используе\w*|видит|работает|задейств\w*|определя\w*))"
+      R"(|(?:不使用|没有使用|没用上|用不了|无法使用|不能使用|检测不到|识别不到|找不到|未使用|没有调用|不调用|跑在\s*cpu|只用\s*cpu)[^\n]{0,8}(?:gpu|显卡|cuda))"
+      R"(|(?:gpu|显卡|cuda)[^\n]{0,8}(?:不可用|用不了|没有被使用|未被使用|没有用上|无法使用|不工作|没反应|識別不到|检测不到))"
+      R"(|(?:gpu|cuda)[^\n]{0,12}(?:使われ(?:ない|ません)|認識(?:しない|されない|されません|しません)|使えない|使用されない|使用できない))"
+      R"(|(?:gpu|cuda)[^\n]{0,12}(?:사용(?:하지|되지|이 안)|인식(?:하지|되지|이 안|을 못)|안 ?(?:잡|써|돌)))"
+      R"(|no (?:usa|utiliza|detecta|reconoce|encuentra) (?:la |mi |el )?(?:gpu|cuda|tarjeta))"
+      R"(|não (?:usa|utiliza|detecta|reconhece|encontra) (?:a |minha )?(?:gpu|cuda|placa))"
+      R"(|(?:gpu|cuda|grafikkarte) wird nicht (?:genutzt|verwendet|erkannt|benutzt))"
+      R"(|n'utilise pas (?:le |la |mon |ma )?(?:gpu|cuda|carte))"
+      R"(|(?:gpu|cuda) (?:n'est )?(?:pas|jamais) (?:utilisé|détecté|reconnu))"
+      R"())");
+  return re;
+}
+
+enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, other };
+
+// The runtime the text is about. The more specific names win: a llama-cpp-python traceback
+// mentions torch's paths too. Ollama, vLLM and the like name no single likely cause: other.
+Runtime runtime_of(std::string_view text) {
+  struct Name {
+    Runtime runtime;
+    const char* pattern;
+  };
+  static constexpr Name k_names[] = {
+      {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bmxnet\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
+      {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml)"},
+      {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.)"},
+      {Runtime::paddle, R"((?i)paddle)"},
+      {Runtime::jax, R"((?i)\bjax(?:lib)?\b)"},
+      {Runtime::tensorflow, R"((?i)tensorflow|\bkeras\b|\btf\.config|list_physical_devices)"},
+      {Runtime::torch, R"((?i)torch)"},
+  };
+  static const auto k_compiled = [] {
+    std::vector<std::unique_ptr<RE2>> out;
+    for (const auto& n : k_names) out.push_back(std::make_unique<RE2>(n.pattern));
+    return out;
+  }();
+  for (std::size_t i = 0; i < std::size(k_names); ++i) {
+    if (RE2::PartialMatch(text, *k_compiled[i])) return k_names[i].runtime;
+  }
+  return Runtime::none;
+}
+
+// The PyTorch build the text shows to be a CUDA (or ROCm) build, if any.
+const facts::FrameworkBuild* torch_gpu_build(const facts::Facts& f) {
+  if (!f.framework.environments.known()) return nullptr;
+  for (const auto& env : *f.framework.environments) {
+    for (const auto& b : env.builds) {
+      if (b.framework == facts::Framework::torch && (b.kind == facts::BuildKind::cuda || b.kind == facts::BuildKind::rocm ||
+                                                     !b.cuda_version.empty())) {
+        return &b;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// "CUDA 10.0", "cuda toolkit 11.3", "CUDA version is 10.1" in the text: the CUDA the machine was set up
+// with, as people say it (not nvidia-smi's banner, which the report readers take as the driver's).
+std::optional<std::vector<int>> cuda_mentioned(std::string_view text) {
+  static const RE2 re(R"((?i)\bcuda(?:\s+toolkit)?(?:\s+version)?\s*(?:is|:|=)?\s*v?(\d{1,2}\.\d)\b)");
+  std::string v;
+  if (!RE2::PartialMatch(text, re, &v)) return std::nullopt;
+  return util::parse_version(v);
+}
+
+bool driver_shown(const facts::Facts& f) {
+  return f.driver.nvml.driver_version.known() || f.driver.nvml.cuda_driver_version.known();
+}
+
+bool shows_windows(const facts::Facts& f) {
+  return f.meta.os_pretty_name.known() && *f.meta.os_pretty_name == probe::text::k_windows_os_name;
+}
+
+struct Prior {
+  std::string_view id;
+  facts::Layer layer;
+  std::string cause;
+  std::string fix;
+};
+
+std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_view head) {
+  switch (r) {
+    case Runtime::none:
+    case Runtime::torch:
+      if (const auto* b = torch_gpu_build(f)) {
+        // A CUDA build on a machine the text says was set up for an older CUDA, with no driver
+        // version shown: the driver that came with that older CUDA is likely too old for the build.
+        auto built = util::parse_version(b->cuda_version);
+        auto setup = cuda_mentioned(head);
+        if (built && setup && !driver_shown(f) && util::compare_versions(*setup, *built) < 0) {
+          return Prior{"torch.cuda_too_new_for_driver", facts::Layer::framework,
+                       fmt::format("PyTorch {} is built for CUDA {}, and the text says the machine is set up for CUDA "
+                                   "{}.{}: a driver installed with that CUDA is older than this build needs, so CUDA "
+                                   "does not initialise",
+                                   b->version, b->cuda_version, (*setup)[0], setup->size() > 1 ? (*setup)[1] : 0),
+                       fmt::format("Confirm: the \"CUDA Version\" in `nvidia-smi` (the newest CUDA the driver "
+                                   "runs) is below {}. Fix: update the driver, or install the PyTorch wheel built for "
+                                   "the CUDA the driver runs (https://pytorch.org/get-started/previous-versions/)",
+                                   b->cuda_version)};
+        }
+        return std::nullopt;
+      }
+      return Prior{"torch.cpu_only_build", facts::Layer::framework,
+                   std::string(r == Runtime::none ? "(the text names no framework; read as PyTorch) " : "") +
+                       "the PyTorch that is installed is a CPU-only build (the default `pip install torch` on Windows "
+                       "and macOS, a `+cpu` wheel, or conda's cpuonly package), so CUDA is never available to it",
+                   "Confirm: python -c \"import torch; print(torch.__version__, torch.version.cuda)\" (a +cpu version or "
+                   "None means a CPU build). Fix: pip uninstall torch, then install the CUDA wheel from "
+                   "https://pytorch.org/get-started/locally/ (e.g. pip install torch --index-url "
+                   "https://download.pytorch.org/whl/cu121)"};
+    case Runtime::tensorflow:
+      if (shows_windows(f)) {
+        return Prior{"tf.windows_native_no_gpu", facts::Layer::framework,
+                     "TensorFlow 2.11 and later have no GPU support on native Windows: the last release that used an "
+                     "NVIDIA GPU there was 2.10",
+                     "Confirm: python -c \"import tensorflow as tf; print(tf.__version__)\". Fix: run TensorFlow in "
+                     "WSL2 (pip install tensorflow[and-cuda]), or pin tensorflow<2.11 with CUDA 11.2 and cuDNN 8.1"};
+      }
+      return Prior{"tf.missing_gpu_libs", facts::Layer::framework,
+                   "TensorFlow cannot load its CUDA libraries (the plain `pip install tensorflow` brings none), so it "
+                   "skips the GPU",
+                   "Confirm: the import log says \"Could not load dynamic library\" or \"Skipping registering GPU "
+                   "devices\" (TF_CPP_MIN_LOG_LEVEL=0). Fix: pip install tensorflow[and-cuda] (Linux, TF 2.14+), or "
+                   "install the CUDA and cuDNN versions of the table at https://www.tensorflow.org/install/source#gpu"};
+    case Runtime::jax:
+      return Prior{"jax.cpu_only", facts::Layer::framework,
+                   "the jaxlib that is installed is the CPU build (plain `pip install jax`), with no CUDA plugin",
+                   "Confirm: python -c \"import jax; print(jax.devices())\" lists CpuDevice only. Fix: pip install -U "
+                   "\"jax[cuda12]\" (Linux; native Windows has no CUDA jaxlib: use WSL2)"};
+    case Runtime::paddle:
+      return Prior{"paddle.cpu_only_build", facts::Layer::framework,
+                   "the PaddlePaddle that is installed is the CPU package (`paddlepaddle`, not `paddlepaddle-gpu`)",
+                   "Confirm: python -c \"import paddle; print(paddle.device.is_compiled_with_cuda())\". Fix: pip "
+                   "uninstall paddlepaddle, then install paddlepaddle-gpu for the CUDA version of the machine"};
+    case Runtime::onnxruntime:
+      return Prior{"ort.cpu_package_shadows_gpu", facts::Layer::framework,
+                   "the CPU package `onnxruntime` is installed (alone, or beside `onnxruntime-gpu`, whose files it "
+                   "overwrites), so CUDAExecutionProvider is not offered",
+                   "Confirm: python -c \"import onnxruntime as ort; print(ort.get_available_providers())\" and pip "
+                   "list | grep onnxruntime. Fix: pip uninstall -y onnxruntime onnxruntime-gpu, then pip install "
+                   "onnxruntime-gpu"};
+    case Runtime::llama:
+      return Prior{"llama.built_without_cuda", facts::Layer::framework,
+                   "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
+                   "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
+                   std::string(k_infos[0].fix)};
+    case Runtime::other: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
+
+std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
+  std::size_t number = 0;
+  std::string_view symptom_line;
+  std::size_t symptom_number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() > 4096) continue;
+    if (RE2::PartialMatch(line, symptom())) {
+      symptom_line = util::trim(line);
+      symptom_number = number;
+      break;
+    }
+  }
+  if (symptom_number == 0) return std::nullopt;
+  Runtime runtime = runtime_of(head);
+  auto prior = prior_for(runtime, described, head);
+  if (!prior) return std::nullopt;
+  facts::Finding f;
+  f.id = std::string(prior->id);
+  f.layer = prior->layer;
+  // Likely, not shown: a warning, whatever the cause's own severity.
+  f.severity = facts::Severity::warning;
+  f.message = fmt::format("Likely cause, from the symptom alone: {}.", prior->cause);
+  std::string shown(symptom_line.substr(0, 160));
+  f.evidence = {fmt::format("line {}: {}", symptom_number, util::sanitize_utf8(shown)),
+                "rests on: the symptom and the framework the text names; no error message, tool output or version "
+                "in the text decides, and this is the most common cause of that symptom in public reports"};
+  f.fix = std::move(prior->fix);
+  f.docs = facts::docs_anchor(f.id);
+  return f;
+}
+
+}  // namespace gpudoctor::cli

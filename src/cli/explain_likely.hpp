@@ -1,0 +1,31 @@
+// What explain says when a post states only its symptom ("torch.cuda.is_available() returns
+// False", "GPU not used", "не используется gpu", "检测不到GPU") and nothing else in the text decides:
+// the cause that most often lies behind that symptom for the framework the text names, as a person
+// who triages these posts would say it, with what it rests on (the symptom alone, never a message
+// or a version) and the one command that confirms or rules it out. Never said when a message, a
+// dump or a check named a cause, nor when the text shows the likely cause cannot be it (a PyTorch
+// whose version says it is a CUDA build).
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include <facts/facts.hpp>
+#include <facts/finding.hpp>
+
+namespace gpudoctor::cli {
+
+// The ids this module may report that no check or signature defines (for docs/checks.md).
+std::span<const facts::FindingInfo> explain_likely_infos();
+
+// How much of the text's beginning explain keeps for this reading: a post's title and body; a long
+// log that matched nothing is not a post stating a symptom.
+inline constexpr std::size_t k_likely_head_bytes = 256u << 10;
+
+// `head`: the first bytes of the text. `described`: what the report readers read from it.
+std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described);
+
+}  // namespace gpudoctor::cli

@@ -1,0 +1,78 @@
+// A post that states only its symptom gets the cause most often behind it, said as likely, with
+// what it rests on; never when the text shows that cause cannot be it, never without a symptom.
+#include <cli/explain_likely.hpp>
+
+#include <gtest/gtest.h>
+
+#include <probe/text/report_reader.hpp>
+#include <util/text.hpp>
+
+namespace gpudoctor::cli {
+namespace {
+
+// The facts the report readers read from `text`, as explain computes them.
+facts::Facts described(std::string_view text) {
+  probe::text::ReportReader reader;
+  std::size_t n = 0;
+  for (auto line : util::lines(text)) reader.feed_line(line, ++n);
+  return reader.facts();
+}
+
+std::string likely_id(std::string_view text) {
+  auto f = likely_cause(text, described(text));
+  return f ? f->id : "";
+}
+
+TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
+  EXPECT_EQ(likely_id("torch.cuda.is_available() returns False on my laptop"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("Не используется gpu"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("PyTorch 训练时检测不到GPU"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("pytorchでGPUが使われない"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("파이토치에서 GPU를 사용하지 않습니다"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("PyTorch no usa la GPU"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("JAX only uses the CPU"), "jax.cpu_only");
+  EXPECT_EQ(likely_id("paddle 不使用 GPU"), "paddle.cpu_only_build");
+  EXPECT_EQ(likely_id("onnxruntime: CUDAExecutionProvider not available"), "ort.cpu_package_shadows_gpu");
+  EXPECT_EQ(likely_id("llama-cpp-python: no GPU offload, n_gpu_layers ignored"), "llama.built_without_cuda");
+  EXPECT_EQ(likely_id("tensorflow does not use the GPU in WSL"), "tf.missing_gpu_libs");
+  EXPECT_EQ(likely_id("Windows 11, tensorflow 2.15: GPU not detected"), "tf.windows_native_no_gpu");
+}
+
+TEST(ExplainLikely, SaysWhatItRestsOnAndAtWhichLine) {
+  auto f = likely_cause("Title\n\nmodel not using the GPU\n", facts::Facts{});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->severity, facts::Severity::warning);  // likely, not shown
+  EXPECT_NE(f->message.find("from the symptom alone"), std::string::npos) << f->message;
+  ASSERT_GE(f->evidence.size(), 2u);
+  EXPECT_EQ(f->evidence[0], "line 3: model not using the GPU");
+  EXPECT_NE(f->evidence[1].find("rests on"), std::string::npos);
+  EXPECT_NE(f->fix.find("torch.version.cuda"), std::string::npos) << "the command that confirms it";
+}
+
+TEST(ExplainLikely, NothingWithoutASymptomOrForRuntimesWithNoSingleCommonCause) {
+  EXPECT_EQ(likely_id("hello world"), "");
+  EXPECT_EQ(likely_id("training is slow, loss is nan"), "");
+  EXPECT_EQ(likely_id("ollama does not use the GPU"), "");
+  EXPECT_EQ(likely_id("vllm: no CUDA GPUs found"), "");
+}
+
+TEST(ExplainLikely, ACudaBuildShownRulesOutTheCpuBuild) {
+  // The version says it is a CUDA build: not a CPU-only build, and no version says more.
+  EXPECT_EQ(likely_id(">>> torch.__version__\n'2.3.1+cu121'\ntorch.cuda.is_available() returns False"), "");
+}
+
+TEST(ExplainLikely, ACudaBuildOnAMachineSetUpForAnOlderCudaPointsAtTheDriver) {
+  auto text = ">>> torch.__version__\n'2.3.1+cu121'\nI installed CUDA 11.3 and torch.cuda.is_available() returns False";
+  auto f = likely_cause(text, described(text));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "torch.cuda_too_new_for_driver");
+  EXPECT_NE(f->message.find("CUDA 12.1"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("CUDA 11.3"), std::string::npos) << f->message;
+  // The same with nvidia-smi's banner: the driver is shown, the checks decide, no guess here.
+  auto shown = std::string(text) + "\n| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n";
+  auto g = likely_cause(shown, described(shown));
+  EXPECT_TRUE(!g || g->id != "torch.cuda_too_new_for_driver");
+}
+
+}  // namespace
+}  // namespace gpudoctor::cli
