@@ -2,11 +2,14 @@
 
 #include <re2/re2.h>
 
+#include <cctype>
 #include <memory>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <checks/driver_knowledge.hpp>
+#include <data/tsv.hpp>
 #include <probe/text/report_reader.hpp>
 #include <util/text.hpp>
 
@@ -40,9 +43,10 @@ const RE2& symptom() {
       R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
       R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
-      R"(|не\s+(?:используе\w*|использу\w*|видит|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
+      R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
       R"(|(?:gpu|гпу|видеокарт\w*|cuda)[^\n]{0,30}не\s+(?:используе\w*|видит|работает|задейств\w*|определя\w*))"
       R"(|(?:不使用|没有使用|没用上|用不了|无法使用|不能使用|检测不到|识别不到|找不到|未使用|没有调用|不调用|跑在\s*cpu|只用\s*cpu)[^\n]{0,8}(?:gpu|显卡|cuda))"
+      R"(|(?:只用|只使用|一直用|一直只用|都是用|跑在)\s*cpu|(?:安装|装)的是\s*cpu\s*版)"
       R"(|(?:gpu|显卡|cuda)[^\n]{0,8}(?:不可用|用不了|没有被使用|未被使用|没有用上|无法使用|不工作|没反应|識別不到|检测不到))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:使われ(?:ない|ません)|認識(?:しない|されない|されません|しません)|使えない|使用されない|使用できない))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:사용(?:하지|되지|이 안)|인식(?:하지|되지|이 안|을 못)|안 ?(?:잡|써|돌)))"
@@ -107,6 +111,42 @@ std::optional<std::vector<int>> cuda_mentioned(std::string_view text) {
   return util::parse_version(v);
 }
 
+// The lowest compute capability that a PyTorch wheel of the current release series still carries
+// kernels for: the minimum over the rows of data/torch_arch_lists.tsv whose release range is open.
+checks::ComputeCapability lowest_current_torch_cc() {
+  static const checks::ComputeCapability k_lowest = [] {
+    checks::ComputeCapability low{99, 0};
+    const auto& t = data::table("torch_arch_lists.tsv");
+    for (std::size_t r = 0; r < t.size(); ++r) {
+      if (!t.at(r, "torch").ends_with("-")) continue;
+      for (auto a : util::split(t.at(r, "archs"), ';')) {
+        auto v = util::parse_version(a.ends_with("+PTX") ? a.substr(0, a.size() - 4) : a);
+        if (v && v->size() == 2) low = std::min(low, checks::ComputeCapability{(*v)[0], (*v)[1]});
+      }
+    }
+    return low;
+  }();
+  return k_lowest;
+}
+
+// A GPU the text names (in any line: "GT 740", "Tesla K40m") whose compute capability is below what
+// any current PyTorch wheel carries.
+std::optional<checks::ProductCc> too_old_gpu_named(std::string_view head) {
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 512) continue;
+    // Prose around the name ("на GT 740?", "tesla k40m的显卡"): punctuation and other scripts are
+    // word boundaries too.
+    std::string words(line);
+    for (char& c : words) {
+      auto u = static_cast<unsigned char>(c);
+      if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
+    }
+    auto p = checks::cc_from_product_name(words);
+    if (p && p->cc < lowest_current_torch_cc()) return p;
+  }
+  return std::nullopt;
+}
+
 bool driver_shown(const facts::Facts& f) {
   return f.driver.nvml.driver_version.known() || f.driver.nvml.cuda_driver_version.known();
 }
@@ -143,6 +183,19 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                                    b->cuda_version)};
         }
         return std::nullopt;
+      }
+      if (auto old_gpu = too_old_gpu_named(head)) {
+        auto low = lowest_current_torch_cc();
+        return Prior{"torch.arch_unsupported", facts::Layer::framework,
+                     fmt::format("the {} has compute capability {}, and no PyTorch wheel of the current releases "
+                                 "carries kernels for it (the lowest they carry is {}): PyTorch either says CUDA is "
+                                 "unavailable or fails with \"no kernel image is available\"",
+                                 old_gpu->match, old_gpu->cc.dotted(), low.dotted()),
+                     fmt::format("Confirm: python -c \"import torch; print(torch.__version__, "
+                                 "torch.cuda.get_arch_list())\" lists no sm_{}{}. Fix: an older PyTorch whose wheel "
+                                 "still lists that architecture (data: gpudoctor reference torch), a build from "
+                                 "source with TORCH_CUDA_ARCH_LIST={}, or a newer GPU",
+                                 old_gpu->cc.major, old_gpu->cc.minor, old_gpu->cc.dotted())};
       }
       return Prior{"torch.cpu_only_build", facts::Layer::framework,
                    std::string(r == Runtime::none ? "(the text names no framework; read as PyTorch) " : "") +

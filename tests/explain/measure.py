@@ -44,6 +44,7 @@ SAME_CAUSE = [
     {"probe.symbol_missing", "log.driver_library_lacks_symbol"},
     {"llama.built_without_cuda", "log.llama_built_without_gpu"},
     {"tensorrt.engine_version_mismatch", "log.tensorrt_engine_mismatch"},
+    {"wsl.no_gpu_support", "log.wsl_no_gpu_adapter"},
 ]
 
 

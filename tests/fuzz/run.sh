@@ -94,7 +94,7 @@ PY
     mkdir -p "$OUT/explain-corpus"
     cp tests/explain/corpus/*.txt "$OUT/explain-corpus/"
     # shellcheck disable=SC2046
-    link explain_fuzzer "-lre2" -- tests/fuzz/explain_fuzzer.cpp src/watch/line_matcher.cpp src/watch/log_scanner.cpp \
+    link explain_fuzzer "-lre2" -- tests/fuzz/explain_fuzzer.cpp src/cli/explain_likely.cpp src/watch/line_matcher.cpp src/watch/log_scanner.cpp \
       src/watch/signature.cpp $(ls src/probe/text/*.cpp src/checks/*.cpp src/facts/*.cpp src/data/*.cpp src/util/*.cpp) \
       src/sys/error.cpp "$BUILD/generated/embedded_data.cpp"
     fuzz explain_fuzzer "$OUT/explain-corpus" ;;
