@@ -10,7 +10,7 @@ Two sets: "tuned" (repos.tsv, labels.tsv: the 20 repositories the rules were tun
 "heldout" (repos-heldout.tsv, labels-heldout.tsv: 10 more, labelled once and never tuned on).
 
 Every error and warning is matched to labels.tsv by (repo, file, cell, line, rule id); labels are
-real / advice / minor / wrong (see README.md). Precision is (real + advice) / labelled findings.
+real / advice / minor / wrong (see docs/scan-accuracy.md). Precision is (real + advice) / labelled findings.
 A finding without a label is counted apart: label it before quoting a figure.
 """
 import argparse
