@@ -283,7 +283,10 @@ bool Analyzer::runs_once_per_loop(Node at) const {
 Descend Analyzer::enter(Node n) {
   switch (n.kind()) {
     case NodeKind::function_definition: enter_function(n); break;
-    case NodeKind::class_definition: m_classes.emplace_back(n.field(Field::name).text()); break;
+    case NodeKind::class_definition:
+      m_classes.emplace_back(n.field(Field::name).text());
+      m_class_names.insert(m_classes.back());
+      break;
     case NodeKind::for_statement: enter_for(n); break;
     case NodeKind::while_statement:
       m_loops.push_back({n.start_byte(), n.row(), m_ff.step_loops.count(n.start_byte()) > 0, false, -1, "", -1, false});
@@ -591,7 +594,10 @@ void Analyzer::on_assignment(Node n) {
     value.from_param = true;
     value.from_shape = mentions_input_shape(right);
   }
-  if (left.is(NodeKind::attribute)) check_module_attribute(left, right, value);
+  if (left.is(NodeKind::attribute)) {
+    check_module_attribute(left, right, value);
+    note_handed_module(left, right);
+  }
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
   if (old != nullptr && old->kind == Kind::batch && value.placement == Placement::accelerator && old->loop >= 0) {

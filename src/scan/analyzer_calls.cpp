@@ -79,6 +79,32 @@ void Analyzer::on_call(Node call) {
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
   if (fn.is(NodeKind::identifier)) note_plain_function_call(call);
+  // `Trainer(model, loader)`: a class of this file built with what its __init__ keeps.
+  if (fn.is(NodeKind::identifier) && m_class_names.count(std::string(fn.text())) &&
+      !m_ff.module_classes.count(std::string(fn.text()))) {
+    CtorCall c;
+    c.cls = std::string(fn.text());
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      auto handed = [&](Node v) {
+        Node f = v.is(NodeKind::call) ? v.field(Field::function) : Node();
+        std::string_view callee_last = f.valid() ? last_component(f.text()) : std::string_view();
+        return Handed{infer(v), !callee_last.empty() && callee_last[0] >= 'A' && callee_last[0] <= 'Z'};
+      };
+      if (a.is(NodeKind::keyword_argument)) {
+        c.keywords.emplace_back(std::string(a.field(Field::name).text()), handed(a.field(Field::value)));
+      } else if (a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) {
+        c.positional.clear();
+        c.keywords.clear();
+        c.cls.clear();  // *args: what goes where is unknown
+        break;
+      } else {
+        c.positional.push_back(handed(a));
+      }
+    }
+    if (!c.cls.empty()) m_ctor_calls.push_back(std::move(c));
+  }
   check_module_ctor(call, q);
   check_host_factory(call, q);
   check_joined(call, q);
@@ -477,7 +503,81 @@ void Analyzer::report_cpu_device(Node dev, Node object, Node call) {
           {snippet(call)}, fmt::format("{} = torch.device(\"cuda\"), or take it from the command line", dev.text()));
 }
 
+void Analyzer::note_handed_module(Node left, Node right) {
+  if (m_classes.empty() || function_name() != "__init__" || !right.is(NodeKind::identifier)) return;
+  if (m_ff.module_classes.count(m_classes.back())) return;  // a submodule moves with its parent
+  auto attr = left.text();
+  if (!attr.starts_with("self.") || attr.find('.', 5) != std::string_view::npos) return;
+  const Symbol* p = lookup(right.text());
+  if (p == nullptr || !p->is_parameter || p->scalar) return;
+  // The parameter's position after `self`.
+  Node fn = m_function_nodes.back();
+  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
+  int index = -1;
+  for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
+    Node q = params.named(i);
+    Node name = q.is(NodeKind::identifier) ? q : q.field(Field::name);
+    if (!name.is(NodeKind::identifier) && q.named_count() > 0) name = q.named(0);
+    if (name.text() == right.text()) index = static_cast<int>(i) - 1;
+  }
+  Node cls = fn.parent();
+  while (cls.valid() && !cls.is(NodeKind::class_definition)) cls = cls.parent();
+  if (index < 0 || !cls.valid()) return;
+  m_handed.push_back({m_classes.back(), std::string(attr.substr(5)), std::string(right.text()), index, left.row(),
+                      left.column(), cls.start_byte(), cls.end_byte()});
+}
+
+void Analyzer::report_handed_modules() {
+  for (const auto& h : m_handed) {
+    if (!m_attr_fed_device.count({h.cls, h.attr})) continue;
+    // Each construction of the class in this file must hand it a module built here and never moved.
+    int built = 0;
+    bool all_host = true;
+    for (const auto& c : m_ctor_calls) {
+      if (c.cls != h.cls) continue;
+      const Handed* given = nullptr;
+      for (const auto& [k, v] : c.keywords) {
+        if (k == h.param) given = &v;
+      }
+      if (given == nullptr && h.index < static_cast<int>(c.positional.size())) given = &c.positional[static_cast<std::size_t>(h.index)];
+      if (given == nullptr) continue;
+      ++built;
+      const Symbol& g = given->symbol;
+      bool host_module = g.kind == Kind::module && g.placement == Placement::host && !g.is_parameter;
+      bool fresh = given->fresh_object && g.kind == Kind::unknown && g.placement == Placement::unknown;
+      all_host = all_host && (host_module || fresh);
+    }
+    if (built == 0 || !all_host) continue;
+    // The class moves it itself.
+    auto body = std::string_view(m_src.text).substr(h.cls_begin, h.cls_end - h.cls_begin);
+    bool moved = false;
+    for (const auto& who : {"self." + h.attr, h.param}) {
+      for (const char* how : {".to(", ".cuda(", ".to_empty("}) moved = moved || body.find(who + how) != std::string_view::npos;
+    }
+    if (moved) continue;
+    emit_at(RuleId::model_not_moved, h.row, h.column,
+            fmt::format("`self.{}` keeps the module handed to {}() as it is, and every {}(...) in this file hands it "
+                        "one that was never moved, while its methods call it with tensors on the device: \"Input "
+                        "type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) should be the same\"",
+                        h.attr, h.cls, h.cls),
+            {}, fmt::format("self.{} = {}.to(device)", h.attr, h.param));
+  }
+}
+
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
+  // `self.model(batch)` in a method of a plain class, with the batch on the device.
+  if (callee_name.starts_with("self.") && callee_name.find('.', 5) == std::string_view::npos && !m_classes.empty() &&
+      callee.is_parameter) {
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Symbol in = infer(args.named(i));
+      if (in.placement == Placement::accelerator && in.kind != Kind::module && in.kind != Kind::hf_model &&
+          in.kind != Kind::device) {
+        m_attr_fed_device.insert({m_classes.back(), std::string(callee_name.substr(5))});
+        break;
+      }
+    }
+  }
   // A module that certainly stays on the CPU (built or returned here, never moved) given a tensor
   // that was moved: the model was forgotten.
   if (callee.kind == Kind::module && callee.placement == Placement::host && !callee.submodule && !callee.is_parameter &&

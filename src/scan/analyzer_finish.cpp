@@ -9,6 +9,7 @@
 namespace gpudoctor::scan {
 
 void Analyzer::finish() {
+  report_handed_modules();
   for (const auto& [index, function] : m_made_in_plain_function) {
     auto it = m_calls_host_only.find(function);
     if (it != m_calls_host_only.end() && it->second) m_dropped.insert(index);

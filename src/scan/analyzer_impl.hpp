@@ -3,7 +3,10 @@
 // (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
 #pragma once
 
+#include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <facts/finding.hpp>
@@ -193,6 +196,32 @@ class Analyzer {
   std::unordered_map<std::string, bool> m_calls_host_only;
   std::unordered_set<std::size_t> m_dropped;
   void note_plain_function_call(Node call);
+  // A module handed to a plain class's __init__ and kept as `self.X = param`, then called with
+  // device tensors in the class's methods: reported at the end when every construction of the
+  // class in this file hands it a module that was never moved, and the class never moves it.
+  struct HandedModule {
+    std::string cls, attr, param;
+    int index = -1;  // the parameter's position after self
+    int row = -1, column = -1;
+    std::uint32_t cls_begin = 0, cls_end = 0;
+  };
+  // What a constructor call hands over: a module known never to be moved, or (for a class this
+  // file does not define) a fresh object `Net(...)` that nothing moved.
+  struct Handed {
+    Symbol symbol;
+    bool fresh_object = false;
+  };
+  struct CtorCall {
+    std::string cls;
+    std::vector<Handed> positional;
+    std::vector<std::pair<std::string, Handed>> keywords;
+  };
+  std::vector<HandedModule> m_handed;
+  std::set<std::pair<std::string, std::string>> m_attr_fed_device;  // (class, attribute)
+  std::vector<CtorCall> m_ctor_calls;
+  std::unordered_set<std::string> m_class_names;
+  void note_handed_module(Node left, Node right);
+  void report_handed_modules();
 };
 
 }  // namespace gpudoctor::scan

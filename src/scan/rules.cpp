@@ -130,7 +130,10 @@ constexpr ScanRule k_rules[] = {
      {"code.model_not_moved", Layer::code, Severity::error,
       "The model stays on the CPU while its inputs are on the GPU",
       "A module built or returned by a function in this file (never moved there) called with a tensor that was moved "
-      "to a device; or self.cuda() / self.to(device) in __init__ before submodules are assigned (they stay behind)",
+      "to a device; a module a plain class keeps from its __init__ (self.model = model) and calls with device "
+      "tensors in its methods, when every construction of the class in the file hands it one never moved and the "
+      "class never moves it; or self.cuda() / self.to(device) in __init__ before submodules are assigned (they stay "
+      "behind)",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
