@@ -585,6 +585,10 @@ void Analyzer::on_assignment(Node n) {
     std::vector<Symbol> values;
     if (right.is(NodeKind::expression_list) || right.is(NodeKind::tuple)) {
       for (std::uint32_t i = 0; i < right.named_count(); ++i) values.push_back(infer(right.named(i)));
+      // `self.model, self.tok = model, tokenizer`
+      for (std::uint32_t i = 0; i < right.named_count() && i < left.named_count(); ++i) {
+        if (left.named(i).is(NodeKind::attribute)) note_handed_module(left.named(i), right.named(i));
+      }
     }
     bind_pattern(left, values);
     return;

@@ -79,6 +79,23 @@ void Analyzer::on_call(Node call) {
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
   if (fn.is(NodeKind::identifier)) note_plain_function_call(call);
+  // A collective of torch.distributed on a tensor made here on the host: NCCL, the GPU backend,
+  // takes device tensors only (gloo, the CPU one, is fine).
+  if (starts_with_package(q, "torch.distributed") &&
+      (last == "all_reduce" || last == "all_gather" || last == "broadcast" || last == "reduce" ||
+       last == "reduce_scatter" || last == "all_gather_into_tensor" || last == "reduce_scatter_tensor") &&
+      m_ff.uses_device && m_src.text.find("gloo") == std::string::npos) {
+    Node t = positional(call, 0);
+    Symbol* s = t.is(NodeKind::identifier) ? lookup(t.text()) : nullptr;
+    if (s != nullptr && s->made_on_host() && !s->reported && s->row >= 0) {
+      s->reported = true;
+      emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+              fmt::format("`{}` is made on the CPU (no device=) and handed to {}() at {}: the NCCL backend takes GPU "
+                          "tensors only (\"Tensors must be CUDA and dense\")",
+                          t.text(), last, where(call.row())),
+              {snippet(call, 80)}, fmt::format("create `{}` with device=torch.device(\"cuda\", local_rank)", t.text()));
+    }
+  }
   // `Trainer(model, loader)`: a class of this file built with what its __init__ keeps.
   if (fn.is(NodeKind::identifier) && m_class_names.count(std::string(fn.text())) &&
       !m_ff.module_classes.count(std::string(fn.text()))) {
@@ -268,6 +285,9 @@ bool Analyzer::bound_for_host(Node n) const {
 }
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
+  if (method == "generate" && (object.is(NodeKind::attribute) || object.is(NodeKind::identifier))) {
+    if (const Symbol* m = lookup(object.text()); m != nullptr && m->is_parameter) note_host_feed(object.text(), call);
+  }
   if (in_gpu_step_loop() && call.field(Field::arguments).named_count() == 0) {
     for (auto m : k_sync_methods) {
       if (method != m) continue;
@@ -527,7 +547,53 @@ void Analyzer::note_handed_module(Node left, Node right) {
                       left.column(), cls.start_byte(), cls.end_byte()});
 }
 
+void Analyzer::note_host_feed(std::string_view callee_name, Node call) {
+  if (!callee_name.starts_with("self.") || callee_name.find('.', 5) != std::string_view::npos || m_classes.empty()) return;
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument)) a = a.field(Field::value);
+    if (!a.is(NodeKind::identifier)) continue;
+    const Symbol* s = lookup(a.text());
+    if (s == nullptr || s->row < 0 || !s->made_here || s->placement != Placement::host ||
+        (s->kind != Kind::tensor && s->kind != Kind::encoding)) {
+      continue;
+    }
+    m_host_feeds.push_back({m_classes.back(), std::string(callee_name.substr(5)), std::string(a.text()), s->row, s->column});
+  }
+}
+
 void Analyzer::report_handed_modules() {
+  // Inputs made on the host and fed to a model that every construction of the class hands over on
+  // the device.
+  std::set<std::pair<int, int>> fed_reported;
+  for (const auto& f : m_host_feeds) {
+    const HandedModule* h = nullptr;
+    for (const auto& x : m_handed) {
+      if (x.cls == f.cls && x.attr == f.attr) h = &x;
+    }
+    if (h == nullptr) continue;
+    int built = 0;
+    bool all_device = true;
+    for (const auto& c : m_ctor_calls) {
+      if (c.cls != h->cls) continue;
+      const Handed* given = nullptr;
+      for (const auto& [k, v] : c.keywords) {
+        if (k == h->param) given = &v;
+      }
+      if (given == nullptr && h->index < static_cast<int>(c.positional.size())) given = &c.positional[static_cast<std::size_t>(h->index)];
+      if (given == nullptr) continue;
+      ++built;
+      const Symbol& g = given->symbol;
+      all_device = all_device && (g.kind == Kind::module || g.kind == Kind::hf_model) && g.placement == Placement::accelerator;
+    }
+    if (built == 0 || !all_device || !fed_reported.insert({f.row, f.column}).second) continue;
+    emit_at(RuleId::inputs_not_moved, f.row, f.column,
+            fmt::format("`{}` is made on the CPU and given to `self.{}`, which every {}(...) in this file hands a model "
+                        "on the device: \"Expected all tensors to be on the same device\"",
+                        f.arg, f.attr, f.cls),
+            {}, fmt::format("{} = {}.to(self.{}.device)", f.arg, f.arg, f.attr));
+  }
   for (const auto& h : m_handed) {
     if (!m_attr_fed_device.count({h.cls, h.attr})) continue;
     // Each construction of the class in this file must hand it a module built here and never moved.
@@ -565,6 +631,7 @@ void Analyzer::report_handed_modules() {
 }
 
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
+  if (callee.is_parameter) note_host_feed(callee_name, call);
   // `self.model(batch)` in a method of a plain class, with the batch on the device.
   if (callee_name.starts_with("self.") && callee_name.find('.', 5) == std::string_view::npos && !m_classes.empty() &&
       callee.is_parameter) {

@@ -220,6 +220,14 @@ class Analyzer {
   std::set<std::pair<std::string, std::string>> m_attr_fed_device;  // (class, attribute)
   std::vector<CtorCall> m_ctor_calls;
   std::unordered_set<std::string> m_class_names;
+  // `self.model(ids)` / `self.model.generate(ids)` with `ids` made here on the host: judged at the end,
+  // against what the constructions of the class hand over (a model on the device: inputs_not_moved).
+  struct HostFeed {
+    std::string cls, attr, arg;
+    int row = -1, column = -1;  // where `arg` was made
+  };
+  std::vector<HostFeed> m_host_feeds;
+  void note_host_feed(std::string_view callee_name, Node call);
   void note_handed_module(Node left, Node right);
   void report_handed_modules();
 };

@@ -238,6 +238,16 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     if (one_of(method, k_same_kind_methods) && !module_function && object.text() != "torch") {
       return infer(object, depth + 1);
     }
+    // A Hugging Face tokenizer's encode(..., return_tensors="pt") (whatever the object is named):
+    // token ids made on the host.
+    if ((method == "encode" || method == "apply_chat_template" || method == "encode_plus" ||
+         method == "batch_encode_plus") &&
+        string_value(keyword(call, "return_tensors").field(Field::value)).value_or("") == "pt") {
+      out.kind = method.ends_with("_plus") ? Kind::encoding : Kind::tensor;
+      out.placement = Placement::host;
+      out.made_here = true;
+      return out;
+    }
     // batch.get("labels"), encoding.get("attention_mask"): a part.
     if (method == "get") {
       Symbol whole = infer(object, depth + 1);

@@ -18,7 +18,9 @@ constexpr ScanRule k_rules[] = {
      {"code.inputs_not_moved", Layer::code, Severity::error,
       "The model is on the GPU but a batch from the loader reaches it without .to(device)",
       "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
-      "or another part of the same batch, was moved to a device. Not reported where a comment in the loop says the line "
+      "or another part of the same batch, was moved to a device; token ids or tensors made here on the host and given "
+      "to a model a plain class keeps (self.model(ids), self.model.generate(ids)) when every construction of the class "
+      "in the file hands it a model on the device. Not reported where a comment in the loop says the line "
       "fails on purpose (\"this will error\": lessons that show the error)",
       "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},
     {RuleId::to_result_discarded,
@@ -162,7 +164,9 @@ constexpr ScanRule k_rules[] = {
       "torch.zeros/ones/empty/full/rand*/arange/linspace/eye(...) without device= in a function of a file that uses "
       "a GPU, when its size is read off an input tensor (x.shape, x.size(), x.numel()) or it is joined "
       "(torch.cat/stack) with them; not in __init__, datasets or collate functions, nor in a function of the file that "
-      "the file only ever calls with host values (a naive version timed on small CPU tensors)",
+      "the file only ever calls with host values (a naive version timed on small CPU tensors); and a tensor made "
+      "without a device handed to a torch.distributed collective (all_reduce, all_gather, broadcast, ...) in a file "
+      "that uses a GPU and not the gloo backend: NCCL takes device tensors only",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
