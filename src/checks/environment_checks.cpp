@@ -236,7 +236,9 @@ void check_wsl_no_gpu(const Facts& f, FindingSink& out) {
   }
   if (w.dxg.value_or(true)) return;  // /dev/dxg is there, or was not looked at
   if (!w.is_wsl2) {
-    out.emit("This is WSL 1, which has no GPU support.", {"/proc/version: " + f.environment.kernel.proc_version.value_or("")},
+    const auto& pv = f.environment.kernel.proc_version;
+    out.emit("This is WSL 1, which has no GPU support.",
+             {pv.known() && !pv->empty() ? "/proc/version: " + *pv : std::string("WSL 1, as the text shows")},
              "Convert the distribution to WSL 2: `wsl --set-version <distro> 2` in Windows.");
     return;
   }

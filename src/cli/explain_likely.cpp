@@ -250,7 +250,46 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
 
 std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
+namespace {
+
+// A Linux NVIDIA driver installed inside WSL, as posts show it: the apt line, the .run installer,
+// or the words. NVIDIA's WSL guide warns against exactly this: WSL uses the Windows driver.
+std::optional<std::pair<std::size_t, std::string_view>> linux_driver_in_wsl(std::string_view head) {
+  static const RE2 re(
+      R"re((?i)apt(?:-get)?\s+install\s+[^\n]*\b(?:nvidia-driver(?:-\d+)?|cuda-drivers(?:-\d+)?|nvidia-utils-\d+)\b)re"
+      R"re(|NVIDIA-Linux-x86_64-[0-9.]+\.run)re"
+      R"re(|install(?:ed|ing)?\s+(?:the\s+|a\s+)?(?:nvidia\s+|gpu\s+|linux\s+|cuda\s+)*drivers?\s+(?:in|inside|within|on|into)\s+(?:the\s+|my\s+)?(?:wsl|ubuntu))re");
+  std::size_t number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() <= 4096 && RE2::PartialMatch(line, re)) return std::make_pair(number, util::trim(line));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
+  static const RE2 k_wsl(R"((?i)\bwsl)");
+  if (described.environment.wsl.is_wsl || RE2::PartialMatch(head, k_wsl)) {
+    if (auto shown = linux_driver_in_wsl(head)) {
+      facts::Finding f;
+      f.id = "wsl.linux_driver_installed";
+      f.layer = facts::Layer::environment;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: a Linux NVIDIA driver was installed inside WSL. WSL reaches the GPU through the "
+                  "Windows driver (/usr/lib/wsl/lib); a Linux driver's libcuda and nvidia-smi shadow those and find no "
+                  "kernel module.";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: the text shows a Linux driver installed in a WSL distribution"};
+      f.fix = "Confirm: ls /usr/lib/x86_64-linux-gnu/libcuda.so* and dpkg -l | grep -i nvidia-driver inside WSL. Fix: "
+              "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
+              "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
+              "wsl --shutdown";
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   std::size_t number = 0;
   std::string_view symptom_line;
   std::size_t symptom_number = 0;

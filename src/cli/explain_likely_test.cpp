@@ -38,6 +38,15 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("Windows 11, tensorflow 2.15: GPU not detected"), "tf.windows_native_no_gpu");
 }
 
+TEST(ExplainLikely, ALinuxDriverInstalledInsideWslIsNamed) {
+  EXPECT_EQ(likely_id("On WSL2 I ran sudo apt install nvidia-driver-535 and now nvidia-smi fails"),
+            "wsl.linux_driver_installed");
+  EXPECT_EQ(likely_id("Installed GPU driver in wsl by mistake, how to recover?"), "wsl.linux_driver_installed");
+  // The same command on a Linux machine is no WSL mistake.
+  EXPECT_NE(likely_id("Ubuntu 22.04: sudo apt install nvidia-driver-535, torch.cuda.is_available() returns False"),
+            "wsl.linux_driver_installed");
+}
+
 TEST(ExplainLikely, SaysWhatItRestsOnAndAtWhichLine) {
   auto f = likely_cause("Title\n\nmodel not using the GPU\n", facts::Facts{});
   ASSERT_TRUE(f);

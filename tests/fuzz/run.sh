@@ -25,6 +25,11 @@ CXX=${CXX:-clang++}
 JOBS=$(nproc 2>/dev/null || echo 2)
 FLAGS="-std=c++20 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -DFMT_HEADER_ONLY -DGPUDOCTOR_VERSION=\"fuzz\" -I$SRC/src -I$SRC/node_modules/tree-sitter-python/src"
 mkdir -p "$OUT/obj"
+# Objects are cached per source file; a changed header (a struct's layout) invalidates them all.
+if [ ! -f "$OUT/obj/.headers" ] || [ -n "$(find "$SRC/src" -name '*.hpp' -newer "$OUT/obj/.headers" -print -quit)" ]; then
+  rm -f "$OUT"/obj/*.o
+  touch "$OUT/obj/.headers"
+fi
 
 # Compiles each source once into $OUT/obj (in parallel), prints the object files.
 objects() {

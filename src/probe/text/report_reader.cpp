@@ -81,6 +81,9 @@ struct Patterns {
   RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
   RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
   RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
+  // WSL 1: said ("WSL1", "WSL 1", not the WSL app's "1.2.5"), its kernel ("4.4.0-19041-Microsoft",
+  // WSL 2's is "...-microsoft-standard-WSL2"), or a `wsl -l -v` row whose VERSION is 1.
+  RE2 wsl1{R"((?:\bWSL ?1(?:$|[^.0-9])|\b\d+\.\d+\.\d+-\d+-Microsoft\b|^\s*\*?\s*[\w.-]+\s+(?:Running|Stopped|Installing|Converting)\s+1\s*$))"};
   RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
   RE2 cudart_file{R"(((?:/[\w.+-]+)*/)?libcudart\.so\.(\d+)\.(\d+)\.\d+)"};
   // The toolkit: nvcc's "Cuda compilation tools, release 10.2, V10.2.89", /usr/local/cuda/version.txt
@@ -213,7 +216,7 @@ constexpr Keyword k_keywords[] = {
     {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
     {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
     {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
-    {"onnxruntime", 4}};
+    {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -341,6 +344,11 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   }
   if (contains("conda")) m_conda = true;
   if (contains("WSL2") || contains("WSL 2") || contains("microsoft-standard-WSL2")) m_wsl2 = true;
+  if (!m_wsl1 && RE2::PartialMatch(in, p.wsl1)) {
+    m_wsl1 = true;
+    m_wsl = true;
+    note(number, "the machine runs WSL 1");
+  }
   if (m_wsl2 || contains(" WSL") || line.starts_with("WSL") || contains("microsoft-standard")) {
     if (!m_wsl) note(number, "the text is about WSL");
     m_wsl = true;
@@ -666,8 +674,10 @@ facts::Facts ReportReader::facts() const {
   }
   if (m_wsl) {
     f.environment.wsl.is_wsl = true;
-    f.environment.wsl.is_wsl2 = m_wsl2;
+    f.environment.wsl.is_wsl2 = m_wsl2 && !m_wsl1;
     f.environment.wsl.dxg = facts::Known<bool>::unknown("not in the text");
+    // WSL 1 has no /dev/dxg: GPU paravirtualisation is WSL 2's.
+    if (m_wsl1 && !m_wsl2) f.environment.wsl.dxg = false;
     if (m_windows_build) f.environment.wsl.windows_build = *m_windows_build;
   }
   f.environment.libraries.libraries = m_libraries;

@@ -36,6 +36,21 @@ const facts::FrameworkBuild& torch(const facts::Facts& f) {
   return (*f.framework.environments)[0].builds[0];
 }
 
+TEST(ReportReader, Wsl1AsPeopleShowIt) {
+  for (std::string_view text : {"I'm on WSL1 with Ubuntu 20.04\n",
+                                "Linux PC 4.4.0-19041-Microsoft #488-Microsoft Mon Sep 01 13:43:00 PST 2020 x86_64\n",
+                                "  NAME      STATE           VERSION\n* Ubuntu    Running         1\n"}) {
+    auto f = read_block(text);
+    EXPECT_TRUE(f.environment.wsl.is_wsl) << text;
+    EXPECT_FALSE(f.environment.wsl.is_wsl2) << text;
+    EXPECT_EQ(f.environment.wsl.dxg.value_or(true), false) << text;
+  }
+  // The WSL app's own version ("WSL version: 1.2.5.0") and a WSL 2 kernel are not WSL 1.
+  auto f = read_block("WSL version: 1.2.5.0\nKernel version: 5.15.90.1-microsoft-standard-WSL2\n");
+  EXPECT_TRUE(f.environment.wsl.is_wsl2);
+  EXPECT_FALSE(f.environment.wsl.dxg.known());
+}
+
 TEST(ReportReader, NvidiaSmiBannerAndGpuRows) {
   auto f = read(
       "+---------------------------------------------------------------------------------------+\n"
