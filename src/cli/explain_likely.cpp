@@ -17,6 +17,15 @@ namespace gpudoctor::cli {
 namespace {
 
 constexpr facts::FindingInfo k_infos[] = {
+    {"container.systemd_cgroup_device_loss", facts::Layer::environment, facts::Severity::error,
+     "A running container lost its GPU (systemd reloaded the cgroup device rules)",
+     "explain: a container that used the GPU and lost it after a while (idle time, hours, `systemctl daemon-reload`), "
+     "or NVML's \"Unknown Error\" inside a container that worked before: on cgroup v2 hosts with the systemd cgroup "
+     "driver, a systemd reload drops the device rules the NVIDIA runtime added (NVIDIA Container Toolkit "
+     "troubleshooting: \"Containers losing access to GPUs\")",
+     "Restart the container to get the GPU back; for good, run it with the devices given by CDI (`--device "
+     "nvidia.com/gpu=all`, nvidia-ctk cdi generate) or with the /dev/nvidia* device nodes passed explicitly, or set "
+     "Docker's exec-opts native.cgroupdriver=cgroupfs; see https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"},
     {"llama.built_without_cuda", facts::Layer::framework, facts::Severity::error,
      "llama.cpp (or llama-cpp-python) was built without its CUDA backend",
      "explain: a post about llama.cpp or llama-cpp-python that says the GPU is not used, with nothing else that "
@@ -34,7 +43,7 @@ const RE2& symptom() {
       R"(is_available\(\)\s*(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*false)"
       R"(|cuda (?:is )?(?:not|n't) available)"
       R"(|(?:not|n't|never|no longer) (?:be |been )?(?:us(?:e|es|ed|ing)|utili[sz](?:e|es|ed|ing)|detect(?:s|ed|ing)?|recogni[sz](?:e|es|ed|ing)|see(?:s|n|ing)?|find(?:s|ing)?|running on) (?:the |my |any |a )?(?:gpus?|cuda|graphics card|video card|nvidia))"
-      R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only) (?:only |entirely |still )?(?:on|to) (?:the )?cpu)"
+      R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"
       R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:is |are )?(?:not|n't|never) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
       R"(|(?:no|zero|0) (?:gpus?|cuda devices?|cuda gpus?) (?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any )?(?:gpus?|cuda))"
@@ -240,7 +249,7 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
       return Prior{"llama.built_without_cuda", facts::Layer::framework,
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
                    "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
-                   std::string(k_infos[0].fix)};
+                   std::string(k_infos[1].fix)};
     case Runtime::other: return std::nullopt;
   }
   return std::nullopt;
@@ -286,6 +295,29 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
               "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
               "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
               "wsl --shutdown";
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
+  // A container that had the GPU and lost it after a while.
+  static const RE2 k_container(R"((?i)\bdocker\b|\bcontainer\b|\bpodman\b|compose|kubernetes|\bk8s\b|\bpod\b)");
+  static const RE2 k_after_a_while(
+      R"re((?i)after (?:a |some )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|idle (?:time|for)|daemon-reload|after running for)re");
+  if (RE2::PartialMatch(head, k_container)) {
+    std::size_t n = 0;
+    for (std::string_view line : util::lines(head)) {
+      ++n;
+      if (line.size() > 4096 || !RE2::PartialMatch(line, k_after_a_while)) continue;
+      facts::Finding f;
+      f.id = std::string(k_infos[0].id);
+      f.layer = k_infos[0].layer;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
+                  "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
+                  "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").";
+      f.evidence = {fmt::format("line {}: {}", n, util::sanitize_utf8(std::string(util::trim(line).substr(0, 160)))),
+                    "rests on: a container that used the GPU before and lost it after a while"};
+      f.fix = std::string(k_infos[0].fix);
       f.docs = facts::docs_anchor(f.id);
       return f;
     }

@@ -47,6 +47,12 @@ TEST(ExplainLikely, ALinuxDriverInstalledInsideWslIsNamed) {
             "wsl.linux_driver_installed");
 }
 
+TEST(ExplainLikely, AContainerThatLostItsGpuAfterAWhile) {
+  EXPECT_EQ(likely_id("Ollama in Docker uses the GPU at first, but after it has been idle for a while it runs on the CPU"),
+            "container.systemd_cgroup_device_loss");
+  EXPECT_NE(likely_id("Ollama runs on the CPU after a while"), "container.systemd_cgroup_device_loss");  // no container
+}
+
 TEST(ExplainLikely, SaysWhatItRestsOnAndAtWhichLine) {
   auto f = likely_cause("Title\n\nmodel not using the GPU\n", facts::Facts{});
   ASSERT_TRUE(f);
