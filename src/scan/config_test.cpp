@@ -8,6 +8,19 @@
 namespace gpudoctor::scan {
 namespace {
 
+// Found by the scan fuzz target: toml++ 3.3 asserts (debug) or assumes (release) that a table
+// header starts with a key character. Such a header is a clear error, before toml++ sees it.
+TEST(Config, TableHeaderWithoutAKeyIsAnErrorNotAnAssertion) {
+  for (const char* text : {"[&", "[[ &x]]\n", "[tool]\na = 1\n  [ %]\n"}) {
+    auto c = parse_config(text, "pyproject.toml");
+    ASSERT_FALSE(c) << text;
+    EXPECT_NE(c.error().message.find("expected bare key starting character"), std::string::npos) << c.error().message;
+  }
+  // Valid headers of every shape still parse.
+  auto ok = parse_config("[tool.gpudoctor]\n[ \"quoted\" ]\n[[array]]\n['literal']\n", "pyproject.toml");
+  EXPECT_TRUE(ok) << ok.error().message;
+}
+
 TEST(Config, ReadsToolGpudoctorTable) {
   auto c = parse_config(R"(
 [project]

@@ -8,7 +8,10 @@
 #   python_env  pyvenv.cfg, .pth, dist-info, conda-meta and framework build files, through
 #               sys.path-from-files and the environment scan;
 #   archive_proc  `check --root` archive extraction (with small limits), /proc/PID/stat and maps,
-#               on real captures and /proc files.
+#               on real captures and /proc files;
+#   scan        the whole Python scanner (parse, file facts, dataflow, every rule, the parts of a
+#               very large file) and the [tool.gpudoctor] reader of pyproject.toml, on the rule
+#               examples and the real-bug programs.
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET...] (default 60 s, every target). Needs clang++ with
 # libFuzzer (Debian's clang 14 and libclang-rt-14-dev) and a build of gpudoctor (GPUDOCTOR, default
 # build/gpudoctor; BUILD, its build directory, for the generated data tables). Exits non-zero when
@@ -16,7 +19,7 @@
 set -eu
 SECONDS_TO_RUN=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc}
+TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc scan}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$SRC/build-fuzz}
 BUILD=${BUILD:-$SRC/build}
@@ -72,6 +75,14 @@ for target in $TARGETS; do
       src/probe/loader/elf_info.cpp src/probe/loader/ld_cache.cpp src/facts/fatbin_facts.cpp src/sys/memory_file_system.cpp \
       src/sys/rooted_file_system.cpp src/sys/error.cpp src/util/text.cpp
     fuzz fatbin_fuzzer "$OUT/fatbin-corpus" ;;
+  scan)
+    mkdir -p "$OUT/scan-corpus"
+    cp tests/scan/*/*.py tests/scan/real_bugs/*.py "$OUT/scan-corpus/"
+    printf '[tool.gpudoctor]\nselect = ["code.inputs_not_moved"]\nignore = []\nexclude = ["*_test.py"]\nmax_file_mb = 32\ninclude_tests = true\n[tool.gpudoctor.severity]\n"code.sync_in_loop" = "error"\n' > "$OUT/scan-corpus/pyproject.toml"
+    # shellcheck disable=SC2046
+    link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus" -- tests/fuzz/scan_fuzzer.cpp \
+      $(ls src/scan/*.cpp) src/facts/finding.cpp src/sys/error.cpp src/util/text.cpp src/util/path.cpp
+    fuzz scan_fuzzer "$OUT/scan-corpus" ;;
   notebook)
     mkdir -p "$OUT/notebook-corpus"
     cp tests/scan/*/*.ipynb tests/scan/inputs_not_moved/*.py "$OUT/notebook-corpus/"
