@@ -1,8 +1,10 @@
 // What explain says when a post states only its symptom ("torch.cuda.is_available() returns
 // False", "GPU not used", "не используется gpu", "检测不到GPU") and nothing else in the text decides:
 // the cause that most often lies behind that symptom for the framework the text names, as a person
-// who triages these posts would say it, with what it rests on (the symptom alone, never a message
-// or a version) and the one command that confirms or rules it out. Never said when a message, a
+// who triages these posts would say it: an info finding marked as a guess, with what it rests on
+// (the symptom alone, never a message or a version) and the one command that confirms or rules it
+// out. Two narrower readings come first, as warnings: a Linux driver installed inside WSL, and a
+// container that lost its GPU after a while. Never said when a message, a
 // dump or a check named a cause, nor when the text shows the likely cause cannot be it (a PyTorch
 // whose version says it is a CUDA build).
 //
