@@ -176,8 +176,8 @@ int run_explain(const ExplainOptions& o) {
   report.notes.push_back(fmt::format("read {} line(s), {} byte(s) from {}; {} line(s) matched a known message",
                                      scanner.lines_seen(), scanner.bytes_seen(), shown, scanner.match_count()));
   for (const auto& r : reader.readings()) report.notes.push_back(fmt::format("line {}: {}", r.line, r.what));
-  // A post that states only its symptom: the cause most often behind it, said as likely, with what
-  // it rests on; then (below) what was read and what to paste next.
+  // A post that states only its symptom: the cause most often behind it, said as a guess with what
+  // it rests on (explain_likely.hpp); then (below) what was read and what to paste next.
   std::optional<facts::Finding> likely;
   if (report.findings.empty()) likely = likely_cause(head, reader.facts());
   const bool recognised = scanner.match_count() > 0 || reader.any() || likely.has_value();

@@ -2,10 +2,10 @@
 
 #include <fnmatch.h>
 
-#include <optional>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
