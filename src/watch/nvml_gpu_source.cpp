@@ -10,6 +10,7 @@
 
 #include <sys/coprocess.hpp>
 #include <util/text.hpp>
+#include <watch/nvml_protocol.hpp>
 #include <watch/proc_parse.hpp>
 
 namespace gpudoctor::watch {
@@ -177,40 +178,12 @@ class NvmlGpuSource final : public GpuSource {
   }
 
   GpuReading parse_reading(const nlohmann::json& j) {
-    GpuReading out;
-    try {
-      for (const auto& g : j.value("gpus", nlohmann::json::array())) out.gpus.push_back(g.get<GpuSample>());
-      if (!m_pid_namespace_note.empty()) {
-        out.processes_unknown = m_pid_namespace_note;
-        return out;
-      }
-      if (j.contains("processes_unknown")) {
-        out.processes_unknown = "NVML did not list the compute processes: " + j.value("processes_unknown", std::string());
-        return out;
-      }
-      out.processes_listed = true;
-      out.process_sm_unknown = j.value("process_sm_unknown", std::string());
-      for (const auto& p : j.value("processes", nlohmann::json::array())) {
-        int pid = p.value("pid", 0);
-        if (pid <= 0) continue;
-        auto& mem = out.process_memory_bytes[pid];
-        if (p.contains("memory_bytes")) {
-          std::uint64_t bytes = p.at("memory_bytes").get<std::uint64_t>();
-          mem = mem.known() ? Known<std::uint64_t>(*mem + bytes) : Known<std::uint64_t>(bytes);
-        } else if (!mem.known()) {
-          mem = Known<std::uint64_t>::unknown("NVML_VALUE_NOT_AVAILABLE (NVML did not say how much)");
-        }
-        if (p.contains("sm_percent")) {
-          double sm = p.at("sm_percent").get<double>();
-          auto& slot = out.process_sm_percent[pid];
-          slot = std::max(slot, sm);
-        }
-      }
-    } catch (const nlohmann::json::exception& e) {
-      stop_with(std::string("the NVML sampling helper answered an unreadable reading: ") + e.what());
+    auto r = parse_nvml_reading(j, m_pid_namespace_note);
+    if (auto* why = std::get_if<std::string>(&r)) {
+      stop_with("the NVML sampling helper answered an unreadable reading: " + util::sanitize_utf8(*why));
       return {};
     }
-    return out;
+    return std::get<GpuReading>(std::move(r));
   }
 
   const sys::FileSystem& m_fs;

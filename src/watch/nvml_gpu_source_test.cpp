@@ -3,6 +3,7 @@
 // and every way the helper can fail (absent library, missing symbols, init that hangs or crashes, a
 // sample that hangs).
 #include <watch/nvml_gpu_source.hpp>
+#include <watch/nvml_protocol.hpp>
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -295,6 +296,37 @@ TEST_F(ScriptedHelper, WrongShapesAreSaidNotCrashedOn) {
       "while read l; do echo '{\"gpus\": [{\"index\": \"zero\"}], \"processes\": 5}'; done\n");
   EXPECT_TRUE(read_for(*t, 1s).gpus.empty());
   EXPECT_NE(t->description().find("unreadable reading"), std::string::npos) << t->description();
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch
+
+namespace gpudoctor::watch {
+namespace {
+
+// The helper runs a vendor library: whatever it prints is read as untrusted input.
+TEST(NvmlProtocol, MalformedReadingsAreErrorValues) {
+  for (const char* bad : {R"({"processes": [{"pid": 7, "memory_bytes": -1}]})",
+                          R"({"processes": [{"pid": 7, "memory_bytes": "lots"}]})",
+                          R"({"gpus": [17]})", R"({"processes": [{"pid": 7, "sm_percent": []}]})", R"([1, 2])"}) {
+    auto r = parse_nvml_reading(nlohmann::json::parse(bad), "");
+    EXPECT_TRUE(std::holds_alternative<std::string>(r)) << bad;
+  }
+  auto ok = parse_nvml_reading(
+      nlohmann::json::parse(R"({"processes": [{"pid": 7, "memory_bytes": 10}, {"pid": 7, "memory_bytes": 5, "sm_percent": 40},
+                                             {"pid": -3, "memory_bytes": 1}, {"pid": 9}]})"),
+      "");
+  ASSERT_TRUE(std::holds_alternative<GpuReading>(ok));
+  const auto& g = std::get<GpuReading>(ok);
+  EXPECT_TRUE(g.processes_listed);
+  EXPECT_EQ(*g.process_memory_bytes.at(7), 15u);  // summed over GPUs
+  EXPECT_FALSE(g.process_memory_bytes.at(9).known());
+  EXPECT_EQ(g.process_memory_bytes.count(-3), 0u);
+  EXPECT_EQ(g.process_sm_percent.at(7), 40.0);
+  auto ns = parse_nvml_reading(nlohmann::json::parse(R"({"processes": [{"pid": 7, "memory_bytes": 10}]})"), "a container");
+  ASSERT_TRUE(std::holds_alternative<GpuReading>(ns));
+  EXPECT_FALSE(std::get<GpuReading>(ns).processes_listed);
+  EXPECT_EQ(std::get<GpuReading>(ns).processes_unknown, "a container");
 }
 
 }  // namespace

@@ -134,7 +134,11 @@ void to_json(nlohmann::json& j, const GpuSample& g) {
 }
 
 void from_json(const nlohmann::json& j, GpuSample& g) {
-  g.index = j.value("index", 0);
+  // A float or an out-of-range index must not be cast to int (undefined behaviour).
+  const auto idx = j.find("index");
+  g.index = idx != j.end() && idx->is_number_integer() && idx->get<std::int64_t>() >= 0 && idx->get<std::int64_t>() < 1024
+                ? static_cast<int>(idx->get<std::int64_t>())
+                : 0;
   g.name = j.value("name", "");
   get_known(j, "busy_percent", g.busy_percent);
   get_known(j, "memory_busy_percent", g.memory_busy_percent);

@@ -11,7 +11,8 @@
 #               on real captures and /proc files;
 #   scan        the whole Python scanner (parse, file facts, dataflow, every rule, the parts of a
 #               very large file) and the [tool.gpudoctor] reader of pyproject.toml, on the rule
-#               examples and the real-bug programs.
+#               examples and the real-bug programs;
+#   nvml        the NVML sampling helper's line protocol (what a vendor library's child may print).
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET...] (default 60 s, every target). Needs clang++ with
 # libFuzzer (Debian's clang 14 and libclang-rt-14-dev) and a build of gpudoctor (GPUDOCTOR, default
 # build/gpudoctor; BUILD, its build directory, for the generated data tables). Exits non-zero when
@@ -19,7 +20,7 @@
 set -eu
 SECONDS_TO_RUN=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc scan}
+TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc scan nvml}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$SRC/build-fuzz}
 BUILD=${BUILD:-$SRC/build}
@@ -83,6 +84,12 @@ for target in $TARGETS; do
     link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus" -- tests/fuzz/scan_fuzzer.cpp \
       $(ls src/scan/*.cpp) src/facts/finding.cpp src/sys/error.cpp src/util/text.cpp src/util/path.cpp
     fuzz scan_fuzzer "$OUT/scan-corpus" ;;
+  nvml)
+    mkdir -p "$OUT/nvml-corpus"
+    printf '{"ready": true, "driver_version": "550.54.14"}\n{"gpus": [{"index": 0, "busy_percent": 96, "memory_used_bytes": 32212254720, "memory_total_bytes": 85899345920, "power_watts": 250.0}], "processes": [{"pid": 4242, "memory_bytes": 32212254720, "sm_percent": 93.0}], "process_sm_unknown": ""}\n{"gpus": [], "processes_unknown": "Not Supported"}\n' > "$OUT/nvml-corpus/seed"
+    link nvml_fuzzer "" -- tests/fuzz/nvml_fuzzer.cpp src/watch/nvml_protocol.cpp src/watch/timeline.cpp \
+      src/facts/finding.cpp src/util/text.cpp
+    fuzz nvml_fuzzer "$OUT/nvml-corpus" ;;
   notebook)
     mkdir -p "$OUT/notebook-corpus"
     cp tests/scan/*/*.ipynb tests/scan/inputs_not_moved/*.py "$OUT/notebook-corpus/"
