@@ -1,5 +1,7 @@
 #include <facts/driver_facts.hpp>
 
+#include <util/json_number.hpp>
+
 namespace gpudoctor::facts {
 
 NLOHMANN_JSON_SERIALIZE_ENUM(ProbeOutcome, {{ProbeOutcome::not_run, "not_run"},
@@ -8,11 +10,11 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ProbeOutcome, {{ProbeOutcome::not_run, "not_run"},
                                             {ProbeOutcome::crashed, "crashed"},
                                             {ProbeOutcome::failed, "failed"}})
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeRun, outcome, library, detail, wall_ms, timeout_ms)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryLoad, requested, path, missing_required, missing_optional)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CallError, code, text)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuProcess, pid, used_memory, command)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlDevice, index, handle_error, name, uuid, pci_bus_id,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(ProbeRun, outcome, library, detail, wall_ms, timeout_ms)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(LibraryLoad, requested, path, missing_required, missing_optional)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(CallError, code, text)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(GpuProcess, pid, used_memory, command)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(NvmlDevice, index, handle_error, name, uuid, pci_bus_id,
                                                 pci_device_id, cc_major, cc_minor, architecture, memory_total,
                                                 memory_used, memory_free, utilization_gpu, utilization_memory,
                                                 compute_mode, mig_mode, mig_pending, mig_instances,
@@ -22,7 +24,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlDevice, index, handle_error,
                                                 pcie_gen_current, pcie_gen_max, pcie_width_current, pcie_width_max,
                                                 temperature_c, power_mw, power_limit_mw, processes, nvlink_active,
                                                 nvlink_inactive)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaDevice, ordinal, name, cc_major, cc_minor, uuid, pci_bus_id,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(CudaDevice, ordinal, name, cc_major, cc_minor, uuid, pci_bus_id,
                                                 total_memory)
 
 void to_json(nlohmann::json& j, const NvmlFacts& f) {

@@ -1,5 +1,7 @@
 #include <facts/environment_facts.hpp>
 
+#include <util/json_number.hpp>
+
 namespace gpudoctor::facts {
 
 NLOHMANN_JSON_SERIALIZE_ENUM(NvidiaModuleFlavor, {{NvidiaModuleFlavor::unknown, "unknown"},
@@ -17,28 +19,28 @@ NLOHMANN_JSON_SERIALIZE_ENUM(NodeType, {{NodeType::other, "other"},
 NLOHMANN_JSON_SERIALIZE_ENUM(DriverLibKind, {{DriverLibKind::libcuda, "libcuda"},
                                              {DriverLibKind::libnvidia_ml, "libnvidia-ml"}})
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciDevice, address, vendor_id, device_id, subsystem_vendor_id,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(PciDevice, address, vendor_id, device_id, subsystem_vendor_id,
                                                 subsystem_device_id, class_code, vendor_name, device_name, driver,
                                                 current_link_speed, max_link_speed, current_link_width,
                                                 max_link_width, numa_node)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciFacts, function_count, devices)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelModule, name, state, version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvidiaProcGpu, bus_location, model, uuid, device_minor, excluded)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KernelFacts, release, proc_version, cmdline, modules,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(PciFacts, function_count, devices)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(KernelModule, name, state, version)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(NvidiaProcGpu, bus_location, model, uuid, device_minor, excluded)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(KernelFacts, release, proc_version, cmdline, modules,
                                                 nvidia_version_banner, nvidia_version, nvidia_flavor, nvidia_gpus,
                                                 nvidia_module_built, secure_boot, nouveau_blacklist)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, path, type, mode, uid, gid)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DevFacts, nodes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IdentityFacts, uid, gid, groups, group_ids, user_name)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContainerFacts, dockerenv, containerenv, kubernetes, cgroup_hint,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(DeviceNode, path, type, mode, uid, gid)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(DevFacts, nodes)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(IdentityFacts, uid, gid, groups, group_ids, user_name)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(ContainerFacts, dockerenv, containerenv, kubernetes, cgroup_hint,
                                                 root_fs_type, runtime, in_container, launch_command)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WslFacts, is_wsl, is_wsl2, dxg, windows_build, wsl_lib_dir)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverLibrary, path, kind, resolved_path, version, is_stub,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(WslFacts, is_wsl, is_wsl2, dxg, windows_build, wsl_lib_dir)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(DriverLibrary, path, kind, resolved_path, version, is_stub,
                                                 in_wsl_dir, size)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFacts, searched_dirs, libraries, nvidia_modprobe_setuid,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(LibraryFacts, searched_dirs, libraries, nvidia_modprobe_setuid,
                                                 cuda_toolkit_version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KfdNode, node, vendor_id, device_id, gfx_target_version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AmdFacts, rocm_version, amdgpu_initstate, kfd_gpus)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(KfdNode, node, vendor_id, device_id, gfx_target_version)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(AmdFacts, rocm_version, amdgpu_initstate, kfd_gpus)
 
 void to_json(nlohmann::json& j, const EnvironmentFacts& f) {
   j = nlohmann::json{{"pci", f.pci},           {"kernel", f.kernel},       {"dev", f.dev},

@@ -1,8 +1,10 @@
 #include <facts/facts.hpp>
 
+#include <util/json_number.hpp>
+
 namespace gpudoctor::facts {
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MetaFacts, hostname, os_pretty_name, root)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(MetaFacts, hostname, os_pretty_name, root)
 
 void to_json(nlohmann::json& j, const Facts& f) {
   j = nlohmann::json{{"schema_version", k_facts_schema_version},
@@ -14,7 +16,7 @@ void to_json(nlohmann::json& j, const Facts& f) {
 
 void from_json(const nlohmann::json& j, Facts& f) {
   if (!j.is_object()) throw nlohmann::json::type_error::create(302, "facts must be a JSON object", &j);
-  int version = j.value("schema_version", 0);
+  int version = util::json_number_or(j, "schema_version", 0);
   if (version != k_facts_schema_version) {
     throw nlohmann::json::other_error::create(
         501, "unsupported facts schema_version " + std::to_string(version), &j);

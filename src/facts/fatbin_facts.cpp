@@ -1,5 +1,7 @@
 #include <facts/fatbin_facts.hpp>
 
+#include <util/json_number.hpp>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -99,14 +101,14 @@ void from_json(const nlohmann::json& j, FatbinEntry& e) {
   for (auto v : {ArchVariant::plain, ArchVariant::arch_specific, ArchVariant::family_specific}) {
     if (variant == variant_name(v)) e.variant = v;
   }
-  e.raw_kind = j.value("raw_kind", std::uint16_t{0});
-  e.arch = j.value("arch", 0);
+  e.raw_kind = util::json_number_or(j, "raw_kind", std::uint16_t{0});
+  e.arch = util::json_number_or(j, "arch", 0);
   auto version = j.value("version", std::string("0.0"));
   auto dot = version.find('.');
   std::from_chars(version.data(), version.data() + std::min(dot, version.size()), e.version_major);
   if (dot != std::string::npos) std::from_chars(version.data() + dot + 1, version.data() + version.size(), e.version_minor);
   e.compressed = j.value("compressed", false);
-  e.payload_size = j.value("payload_size", std::uint64_t{0});
+  e.payload_size = util::json_number_or(j, "payload_size", std::uint64_t{0});
 }
 
 void to_json(nlohmann::json& j, const FatbinSummary& s) {

@@ -1,5 +1,7 @@
 #include <facts/framework_facts.hpp>
 
+#include <util/json_number.hpp>
+
 namespace gpudoctor::facts {
 
 const char* to_string(Framework f) {
@@ -26,15 +28,15 @@ const char* to_string(BuildKind k) {
   return "?";
 }
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Distribution, name, version, metadata_dir)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameworkBuild, framework, package_dir, sys_path_index, distribution,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(Distribution, name, version, metadata_dir)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(FrameworkBuild, framework, package_dir, sys_path_index, distribution,
                                                 version, kind, cuda_version, rocm_version, cudnn_version,
                                                 gpu_libraries, companions, evidence,
                                                 unresolved_libraries, cuda_runtimes, loader_notes, kernel_images,
                                                 installer)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CondaPackage, name, version, build)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Shadow, module, path, where)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeepReport, framework, imported, error, version, gpu_available,
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(CondaPackage, name, version, build)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(Shadow, module, path, where)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(DeepReport, framework, imported, error, version, gpu_available,
                                                 device_count, cuda_version, warnings)
 
 void to_json(nlohmann::json& j, const PythonEnvironment& e) {

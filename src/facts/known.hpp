@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/error.hpp>
+#include <util/json_number.hpp>
 
 namespace gpudoctor::facts {
 
@@ -62,7 +63,8 @@ struct nlohmann::adl_serializer<gpudoctor::facts::Known<T>> {
     if (j.is_object() && j.size() == 1 && j.contains("unknown") && j["unknown"].is_string()) {
       k = gpudoctor::facts::Known<T>::unknown(j["unknown"].get<std::string>());
     } else {
-      k = gpudoctor::facts::Known<T>(j.get<T>());
+      // Numbers checked: a report read back may hold 3e19 where a byte count belongs.
+      k = gpudoctor::facts::Known<T>(gpudoctor::util::json_get<T>(j));
     }
   }
 };

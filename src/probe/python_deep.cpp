@@ -4,9 +4,9 @@
 // per framework: two CUDA frameworks in one process can disturb each other's initialisation, and a
 // hang in one must not hide the others. Each child prints one JSON line.
 #include <probe/python_probe.hpp>
-
 #include <sys/archive.hpp>
 #include <sys/subprocess.hpp>
+#include <util/json_number.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -121,7 +121,7 @@ std::vector<facts::DeepReport> parse_deep_output(std::string_view out) {
       d.cuda_version = j.value("cuda_version", "");
       if (j.contains("gpu_available") && j["gpu_available"].is_boolean()) d.gpu_available = j["gpu_available"].get<bool>();
       else d.gpu_available = facts::Known<bool>::unknown("the framework was not asked");
-      if (j.contains("device_count") && j["device_count"].is_number_integer()) d.device_count = j["device_count"].get<int>();
+      if (j.contains("device_count") && j["device_count"].is_number_integer()) d.device_count = util::json_number<int>(j["device_count"]);
       else d.device_count = facts::Known<int>::unknown("the framework was not asked");
       if (j.contains("warnings") && j["warnings"].is_array()) {
         for (const auto& w : j["warnings"]) {

@@ -1,5 +1,7 @@
 #include <render/html_renderer.hpp>
 
+#include <util/json_number.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -232,7 +234,7 @@ void HtmlRenderer::render(const Report& report, std::ostream& out) const {
   for (const auto& s : samples) {
     double t = s.value("t", 0.0);
     for (const auto& g : s.value("gpus", json::array())) {
-      int index = g.value("index", 0);
+      int index = util::json_number_or(g, "index", 0);
       auto& b = busy[index];
       b.label = fmt::format("GPU {}", index);
       b.points.push_back({t, number(g, "busy_percent")});
@@ -243,7 +245,7 @@ void HtmlRenderer::render(const Report& report, std::ostream& out) const {
       m.points.push_back({t, used ? std::optional<double>(*used / double(1u << 30)) : std::nullopt});
     }
     for (const auto& p : s.value("processes", json::array())) {
-      int pid = p.value("pid", 0);
+      int pid = util::json_number_or(p, "pid", 0);
       auto& c = cpu[pid];
       if (c.label.empty()) c.label = fmt::format("{} {}", p.value("name", "?"), pid);
       auto v = number(p, "cpu_percent");

@@ -1,5 +1,7 @@
 #include <render/json_renderer.hpp>
 
+#include <util/json_number.hpp>
+
 namespace gpudoctor::render {
 
 nlohmann::json finding_to_json(const facts::Finding& f) {
@@ -33,7 +35,7 @@ facts::Finding finding_from_json(const nlohmann::json& j) {
   f.explained_by = j.value("explained_by", std::vector<std::string>{});
   if (j.contains("location")) {
     const auto& l = j["location"];
-    f.location = facts::SourceLocation{l.value("file", ""), l.value("line", 0), l.value("column", 0), l.value("cell", "")};
+    f.location = facts::SourceLocation{l.value("file", ""), util::json_number_or(l, "line", 0), util::json_number_or(l, "column", 0), l.value("cell", "")};
   }
   return f;
 }

@@ -308,7 +308,10 @@ namespace {
 TEST(NvmlProtocol, MalformedReadingsAreErrorValues) {
   for (const char* bad : {R"({"processes": [{"pid": 7, "memory_bytes": -1}]})",
                           R"({"processes": [{"pid": 7, "memory_bytes": "lots"}]})",
-                          R"({"gpus": [17]})", R"({"processes": [{"pid": 7, "sm_percent": []}]})", R"([1, 2])"}) {
+                          R"({"gpus": [17]})", R"({"processes": [{"pid": 7, "sm_percent": []}]})", R"([1, 2])",
+                          // found by the nvml fuzzer: a float beyond 2^64 where a byte count belongs
+                          R"({"gpus": [{"index": 0, "memory_used_bytes": 3.22123e19}]})",
+                          R"({"gpus": [{"index": 0, "memory_total_bytes": -5}]})"}) {
     auto r = parse_nvml_reading(nlohmann::json::parse(bad), "");
     EXPECT_TRUE(std::holds_alternative<std::string>(r)) << bad;
   }

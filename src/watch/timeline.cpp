@@ -1,5 +1,7 @@
 #include <watch/timeline.hpp>
 
+#include <util/json_number.hpp>
+
 #include <array>
 
 namespace gpudoctor::watch {
@@ -111,11 +113,11 @@ void to_json(nlohmann::json& j, const ProcessSample& p) {
 }
 
 void from_json(const nlohmann::json& j, ProcessSample& p) {
-  p.pid = j.value("pid", 0);
-  p.ppid = j.value("ppid", 0);
+  p.pid = util::json_number_or(j, "pid", 0);
+  p.ppid = util::json_number_or(j, "ppid", 0);
   p.name = j.value("name", "");
-  p.threads = j.value("threads", 0);
-  p.rss_bytes = j.value("rss_bytes", std::uint64_t{0});
+  p.threads = util::json_number_or(j, "threads", 0);
+  p.rss_bytes = util::json_number_or(j, "rss_bytes", std::uint64_t{0});
   p.libraries = library_mask(j.value("libraries", std::vector<std::string>{}));
   p.devices = j.value("devices", std::vector<std::string>{});
   get_known(j, "cpu_percent", p.cpu_percent);
@@ -151,7 +153,7 @@ void from_json(const nlohmann::json& j, GpuSample& g) {
 void to_json(nlohmann::json& j, const Sample& s) { j = {{"t", s.t}, {"processes", s.processes}, {"gpus", s.gpus}}; }
 
 void from_json(const nlohmann::json& j, Sample& s) {
-  s.t = j.value("t", 0.0);
+  s.t = util::json_number_or(j, "t", 0.0);
   s.processes = j.value("processes", std::vector<ProcessSample>{});
   s.gpus = j.value("gpus", std::vector<GpuSample>{});
 }
@@ -162,7 +164,7 @@ void to_json(nlohmann::json& j, const Event& e) {
 }
 
 void from_json(const nlohmann::json& j, Event& e) {
-  e.t = j.value("t", 0.0);
+  e.t = util::json_number_or(j, "t", 0.0);
   e.kind = kind_from(j.value("kind", "note"));
   e.id = j.value("id", "");
   e.severity = severity_from(j.value("severity", "info"));
@@ -187,10 +189,10 @@ void to_json(nlohmann::json& j, const Timeline& t) {
 void from_json(const nlohmann::json& j, Timeline& t) {
   t.subject = j.value("subject", "child") == "child" ? Subject::child : Subject::existing_process;
   t.command = j.value("command", std::vector<std::string>{});
-  t.root_pid = j.value("root_pid", 0);
-  t.interval_s = j.value("interval_s", 0.5);
-  t.duration_s = j.value("duration_s", 0.0);
-  t.term_signal = j.value("term_signal", 0);
+  t.root_pid = util::json_number_or(j, "root_pid", 0);
+  t.interval_s = util::json_number_or(j, "interval_s", 0.5);
+  t.duration_s = util::json_number_or(j, "duration_s", 0.0);
+  t.term_signal = util::json_number_or(j, "term_signal", 0);
   t.executables = j.value("executables", std::vector<std::string>{});
   t.gpu_source = j.value("gpu_source", "");
   t.samples = j.value("samples", std::vector<Sample>{});

@@ -78,7 +78,7 @@ for target in $TARGETS; do
     fuzz fatbin_fuzzer "$OUT/fatbin-corpus" ;;
   scan)
     mkdir -p "$OUT/scan-corpus"
-    cp tests/scan/*/*.py tests/scan/real_bugs/*.py "$OUT/scan-corpus/"
+    cp tests/scan/*/*.py "$OUT/scan-corpus/"
     printf '[tool.gpudoctor]\nselect = ["code.inputs_not_moved"]\nignore = []\nexclude = ["*_test.py"]\nmax_file_mb = 32\ninclude_tests = true\n[tool.gpudoctor.severity]\n"code.sync_in_loop" = "error"\n' > "$OUT/scan-corpus/pyproject.toml"
     # shellcheck disable=SC2046
     link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus" -- tests/fuzz/scan_fuzzer.cpp \
@@ -87,6 +87,8 @@ for target in $TARGETS; do
   nvml)
     mkdir -p "$OUT/nvml-corpus"
     printf '{"ready": true, "driver_version": "550.54.14"}\n{"gpus": [{"index": 0, "busy_percent": 96, "memory_used_bytes": 32212254720, "memory_total_bytes": 85899345920, "power_watts": 250.0}], "processes": [{"pid": 4242, "memory_bytes": 32212254720, "sm_percent": 93.0}], "process_sm_unknown": ""}\n{"gpus": [], "processes_unknown": "Not Supported"}\n' > "$OUT/nvml-corpus/seed"
+    # Numbers that fit no field (a CI run found 3.2e19 as memory_used_bytes cast to an unsigned long).
+    printf '{"gpus": [{"index": 0, "memory_used_bytes": 3.22123e19, "power_watts": 1e300}], "processes": [{"pid": 7.5, "memory_bytes": -1}]}\n' > "$OUT/nvml-corpus/seed-range"
     link nvml_fuzzer "" -- tests/fuzz/nvml_fuzzer.cpp src/watch/nvml_protocol.cpp src/watch/timeline.cpp \
       src/facts/finding.cpp src/util/text.cpp
     fuzz nvml_fuzzer "$OUT/nvml-corpus" ;;
