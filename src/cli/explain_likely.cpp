@@ -261,6 +261,16 @@ std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
 namespace {
 
+// The first line of head (at most 4 KiB long) that re matches: its 1-based number and its trimmed text.
+std::optional<std::pair<std::size_t, std::string_view>> first_line_matching(std::string_view head, const RE2& re) {
+  std::size_t number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() <= 4096 && RE2::PartialMatch(line, re)) return std::make_pair(number, util::trim(line));
+  }
+  return std::nullopt;
+}
+
 // A Linux NVIDIA driver installed inside WSL, as posts show it: the apt line, the .run installer,
 // or the words. NVIDIA's WSL guide warns against exactly this: WSL uses the Windows driver.
 std::optional<std::pair<std::size_t, std::string_view>> linux_driver_in_wsl(std::string_view head) {
@@ -268,12 +278,7 @@ std::optional<std::pair<std::size_t, std::string_view>> linux_driver_in_wsl(std:
       R"re((?i)apt(?:-get)?\s+install\s+[^\n]*\b(?:nvidia-driver(?:-\d+)?|cuda-drivers(?:-\d+)?|nvidia-utils-\d+)\b)re"
       R"re(|NVIDIA-Linux-x86_64-[0-9.]+\.run)re"
       R"re(|install(?:ed|ing)?\s+(?:the\s+|a\s+)?(?:nvidia\s+|gpu\s+|linux\s+|cuda\s+)*drivers?\s+(?:in|inside|within|on|into)\s+(?:the\s+|my\s+)?(?:wsl|ubuntu))re");
-  std::size_t number = 0;
-  for (std::string_view line : util::lines(head)) {
-    ++number;
-    if (line.size() <= 4096 && RE2::PartialMatch(line, re)) return std::make_pair(number, util::trim(line));
-  }
-  return std::nullopt;
+  return first_line_matching(head, re);
 }
 
 }  // namespace
@@ -304,10 +309,7 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
   static const RE2 k_after_a_while(
       R"re((?i)after (?:a |some )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|idle (?:time|for)|daemon-reload|after running for)re");
   if (RE2::PartialMatch(head, k_container)) {
-    std::size_t n = 0;
-    for (std::string_view line : util::lines(head)) {
-      ++n;
-      if (line.size() > 4096 || !RE2::PartialMatch(line, k_after_a_while)) continue;
+    if (auto shown = first_line_matching(head, k_after_a_while)) {
       facts::Finding f;
       f.id = std::string(k_infos[0].id);
       f.layer = k_infos[0].layer;
@@ -315,26 +317,16 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
       f.message = "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
                   "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
                   "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").";
-      f.evidence = {fmt::format("line {}: {}", n, util::sanitize_utf8(std::string(util::trim(line).substr(0, 160)))),
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
                     "rests on: a container that used the GPU before and lost it after a while"};
       f.fix = std::string(k_infos[0].fix);
       f.docs = facts::docs_anchor(f.id);
       return f;
     }
   }
-  std::size_t number = 0;
-  std::string_view symptom_line;
-  std::size_t symptom_number = 0;
-  for (std::string_view line : util::lines(head)) {
-    ++number;
-    if (line.size() > 4096) continue;
-    if (RE2::PartialMatch(line, symptom())) {
-      symptom_line = util::trim(line);
-      symptom_number = number;
-      break;
-    }
-  }
-  if (symptom_number == 0) return std::nullopt;
+  auto shown_symptom = first_line_matching(head, symptom());
+  if (!shown_symptom) return std::nullopt;
+  const auto [symptom_number, symptom_line] = *shown_symptom;
   Runtime runtime = runtime_of(head);
   auto prior = prior_for(runtime, described, head);
   if (!prior) return std::nullopt;

@@ -276,6 +276,27 @@ class ReportSax : public nlohmann::json_sax<Json> {
   std::size_t m_env_first_build = 0;
 };
 
+// The index of the bracket that closes the '[' or '{' at `open` (brackets inside strings and escaped
+// characters skipped), or npos when the text ends first.
+std::size_t matching_close(std::string_view text, std::size_t open) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && --depth == 0) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 // Each Python environment's "distributions" (every installed package with its metadata path) is
 // more than half of a live report's bytes, and the fleet never reads it. The lists are cut out
 // textually before parsing (brackets matched outside strings), which halves the parse. A report
@@ -294,23 +315,8 @@ std::string_view without_package_lists(std::string_view json, std::string& buffe
       at = json.find(k_key, at + 1);
       continue;
     }
-    int depth = 0;
-    bool in_string = false;
-    std::size_t i = open;
-    for (; i < json.size(); ++i) {
-      char c = json[i];
-      if (in_string) {
-        if (c == '\\') ++i;
-        else if (c == '"') in_string = false;
-      } else if (c == '"') {
-        in_string = true;
-      } else if (c == '[' || c == '{') {
-        ++depth;
-      } else if ((c == ']' || c == '}') && --depth == 0) {
-        break;
-      }
-    }
-    if (i >= json.size()) break;  // unbalanced: the parse says where
+    std::size_t i = matching_close(json, open);
+    if (i == std::string_view::npos) break;  // unbalanced: the parse says where
     buffer.append(json.substr(done, open - done));
     buffer.append("[]");
     done = i + 1;
@@ -376,26 +382,9 @@ JsonValues split_json_values(std::string_view text) {
       continue;
     }
     flush_garbage(i);
-    // Find the matching brace, skipping strings and their escapes.
     std::size_t start = i;
-    int depth = 0;
-    bool in_string = false;
-    for (; i < text.size(); ++i) {
-      char d = text[i];
-      if (in_string) {
-        if (d == '\\') ++i;
-        else if (d == '"') in_string = false;
-      } else if (d == '"') {
-        in_string = true;
-      } else if (d == '{' || d == '[') {
-        ++depth;
-      } else if (d == '}' || d == ']') {
-        if (--depth == 0) {
-          ++i;
-          break;
-        }
-      }
-    }
+    std::size_t close = matching_close(text, start);
+    i = close == std::string_view::npos ? text.size() : close + 1;
     out.values.push_back(text.substr(start, i - start));  // a truncated last value fails its parse
   }
   flush_garbage(text.size());

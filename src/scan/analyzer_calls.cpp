@@ -34,6 +34,11 @@ bool comment_says_it_fails(std::string_view text) {
   return false;
 }
 
+// `self.X`, one attribute deep (not `self.X.Y`): an attribute a plain class keeps.
+bool is_self_attribute(std::string_view name) {
+  return name.starts_with("self.") && name.find('.', 5) == std::string_view::npos;
+}
+
 }  // namespace
 
 void Analyzer::collect_announced(Node args) {
@@ -527,7 +532,7 @@ void Analyzer::note_handed_module(Node left, Node right) {
   if (m_classes.empty() || function_name() != "__init__" || !right.is(NodeKind::identifier)) return;
   if (m_ff.module_classes.count(m_classes.back())) return;  // a submodule moves with its parent
   auto attr = left.text();
-  if (!attr.starts_with("self.") || attr.find('.', 5) != std::string_view::npos) return;
+  if (!is_self_attribute(attr)) return;
   const Symbol* p = lookup(right.text());
   if (p == nullptr || !p->is_parameter || p->scalar) return;
   // The parameter's position after `self`.
@@ -548,7 +553,7 @@ void Analyzer::note_handed_module(Node left, Node right) {
 }
 
 void Analyzer::note_host_feed(std::string_view callee_name, Node call) {
-  if (!callee_name.starts_with("self.") || callee_name.find('.', 5) != std::string_view::npos || m_classes.empty()) return;
+  if (!is_self_attribute(callee_name) || m_classes.empty()) return;
   Node args = call.field(Field::arguments);
   for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
     Node a = args.named(i);
@@ -561,6 +566,14 @@ void Analyzer::note_host_feed(std::string_view callee_name, Node call) {
     }
     m_host_feeds.push_back({m_classes.back(), std::string(callee_name.substr(5)), std::string(a.text()), s->row, s->column});
   }
+}
+
+const Analyzer::Handed* Analyzer::handed_argument(const CtorCall& c, const HandedModule& h) {
+  for (const auto& [k, v] : c.keywords) {
+    if (k == h.param) return &v;
+  }
+  if (h.index >= 0 && h.index < static_cast<int>(c.positional.size())) return &c.positional[static_cast<std::size_t>(h.index)];
+  return nullptr;
 }
 
 void Analyzer::report_handed_modules() {
@@ -577,11 +590,7 @@ void Analyzer::report_handed_modules() {
     bool all_device = true;
     for (const auto& c : m_ctor_calls) {
       if (c.cls != h->cls) continue;
-      const Handed* given = nullptr;
-      for (const auto& [k, v] : c.keywords) {
-        if (k == h->param) given = &v;
-      }
-      if (given == nullptr && h->index < static_cast<int>(c.positional.size())) given = &c.positional[static_cast<std::size_t>(h->index)];
+      const Handed* given = handed_argument(c, *h);
       if (given == nullptr) continue;
       ++built;
       const Symbol& g = given->symbol;
@@ -601,11 +610,7 @@ void Analyzer::report_handed_modules() {
     bool all_host = true;
     for (const auto& c : m_ctor_calls) {
       if (c.cls != h.cls) continue;
-      const Handed* given = nullptr;
-      for (const auto& [k, v] : c.keywords) {
-        if (k == h.param) given = &v;
-      }
-      if (given == nullptr && h.index < static_cast<int>(c.positional.size())) given = &c.positional[static_cast<std::size_t>(h.index)];
+      const Handed* given = handed_argument(c, h);
       if (given == nullptr) continue;
       ++built;
       const Symbol& g = given->symbol;
@@ -633,7 +638,7 @@ void Analyzer::report_handed_modules() {
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
   if (callee.is_parameter) note_host_feed(callee_name, call);
   // `self.model(batch)` in a method of a plain class, with the batch on the device.
-  if (callee_name.starts_with("self.") && callee_name.find('.', 5) == std::string_view::npos && !m_classes.empty() &&
+  if (is_self_attribute(callee_name) && !m_classes.empty() &&
       callee.is_parameter) {
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {

@@ -229,6 +229,8 @@ class Analyzer {
   std::vector<HostFeed> m_host_feeds;
   void note_host_feed(std::string_view callee_name, Node call);
   void note_handed_module(Node left, Node right);
+  // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
+  static const Handed* handed_argument(const CtorCall& c, const HandedModule& h);
   void report_handed_modules();
 };
 
