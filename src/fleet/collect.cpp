@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <iterator>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <unistd.h>
 
@@ -38,11 +40,16 @@ bool label_of(std::string_view line, std::string_view& label, std::string_view& 
   return true;
 }
 
+// The path made absolute and lexically normal ("a/./b", "a//b" and "a/x/../b" are "a/b"), so that one
+// file named two ways is recognised as one.
 std::string absolute(const std::string& path) {
-  if (!path.empty() && path[0] == '/') return path;
-  char buf[4096];
-  const char* cwd = ::getcwd(buf, sizeof buf);
-  return util::join_path(cwd ? cwd : "/", path);
+  std::string abs = path;
+  if (path.empty() || path[0] != '/') {
+    char buf[4096];
+    const char* cwd = ::getcwd(buf, sizeof buf);
+    abs = util::join_path(cwd ? cwd : "/", path);
+  }
+  return std::filesystem::path(abs).lexically_normal().string();
 }
 
 void list_files(const sys::FileSystem& fs, const std::string& dir, int depth, std::vector<std::string>& out,
@@ -141,6 +148,14 @@ FleetInput read_reports(const std::vector<std::string>& paths, std::istream& sta
     } else {
       files.push_back(abs);
     }
+  }
+
+  // A file named twice (a directory and a file or subdirectory in it) is read once: it is one report,
+  // not a duplicate node.
+  {
+    std::unordered_set<std::string> seen;
+    files.erase(std::remove_if(files.begin(), files.end(), [&seen](const std::string& f) { return !seen.insert(f).second; }),
+                files.end());
   }
 
   // Parse in parallel; each worker keeps only the summaries.

@@ -35,6 +35,11 @@ constexpr facts::FindingInfo k_infos[] = {
      "The GPU models differ between nodes (a partition of mixed hardware, or a node that lost a card's driver)",
      "Put nodes with different GPUs into different partitions or give them a feature (`Feature=h100`), so that "
      "one job's ranks land on one kind."},
+    {"fleet.nodes_without_gpu", Layer::environment, Severity::info, "Some nodes show no GPU at all",
+     "Some nodes' reports list no NVIDIA GPU while others do: CPU-only nodes (login, service) in the same set, or "
+     "nodes whose driver sees no GPU any more; they are left out of the GPU model comparison",
+     "If these nodes should have GPUs, look at their own findings (`gpudoctor check` on the node, `nvidia-smi`, "
+     "`dmesg | grep -i nvrm`); if they are CPU-only, leave them out of GPU partitions."},
     {"fleet.gpu_count_mismatch", Layer::environment, Severity::warning,
      "Nodes with the same GPUs have a different number of them",
      "Nodes whose GPU models are the same report different GPU counts: a GPU that fell off the bus, failed, or "
@@ -138,7 +143,7 @@ std::vector<std::string> table_evidence(const SkewTable& t) {
 }
 
 std::string model_set(const std::vector<std::string>& models) {
-  if (models.empty()) return "none";
+  if (models.empty()) return "no GPU";
   std::vector<std::string> u = models;
   std::sort(u.begin(), u.end());
   u.erase(std::unique(u.begin(), u.end()), u.end());
@@ -253,13 +258,16 @@ Fleet join_fleet(FleetInput input) {
   Attribute model{"GPU model", "have", {}};
   Attribute kernel{"kernel", "run", {}};
   Attribute tool{"gpudoctor", "run", {}};
+  std::vector<std::string> without_gpu;
   std::map<std::string, Attribute> count_by_model;  // GPU count among nodes with one model set
   std::map<std::pair<std::string, std::string>, Attribute> builds;  // (framework, interpreter)
   for (const auto& r : reports) {
     driver.nodes_by_value[value_or_unknown(r.driver_version)].push_back(r.node);
     cuda.nodes_by_value[value_or_unknown(r.cuda_driver_api)].push_back(r.node);
     std::string models = model_set(r.gpu_models);
-    model.nodes_by_value[models].push_back(r.node);
+    // A node without GPUs is not another GPU model: it is named on its own (fleet.nodes_without_gpu).
+    if (r.gpu_models.empty()) without_gpu.push_back(r.node);
+    else model.nodes_by_value[models].push_back(r.node);
     if (!r.gpu_models.empty()) {
       auto& c = count_by_model[models];
       c.name = "GPU count (" + models + ")";
@@ -325,6 +333,14 @@ Fleet join_fleet(FleetInput input) {
     fleet.skew.push_back(cuda_table);
   }
   skew_finding("fleet.gpu_model_mix", table_of(model), "have");
+  if (!without_gpu.empty() && !model.nodes_by_value.empty()) {
+    std::size_t with_gpu = reports.size() - without_gpu.size();
+    auto f = make("fleet.nodes_without_gpu",
+                  fmt::format("{} no GPU while {} {}: {}.", plural(without_gpu.size(), "node shows", "nodes show"),
+                              plural(with_gpu, "node has", "nodes have"), "GPUs", util::printable(compress_hostlist(without_gpu))));
+    add_evidence(f, table_evidence(table_of(model)));
+    fleet.findings.push_back(std::move(f));
+  }
   for (const auto& [models, a] : count_by_model) skew_finding("fleet.gpu_count_mismatch", table_of(a), "have");
   for (const auto& [key, a] : builds) skew_finding("fleet.framework_skew", table_of(a), "have");
   skew_finding("fleet.kernel_skew", table_of(kernel), "run");

@@ -110,6 +110,27 @@ TEST(Join, GpuCountAndFrameworkSkew) {
   EXPECT_EQ(find(f, "fleet.gpu_model_mix"), nullptr);
 }
 
+TEST(Join, ANodeWithoutGpusIsNotAnotherGpuModel) {
+  FleetInput in;
+  in.reports = {node("gpu1"), node("gpu2"), node("gpu3"), node("login1")};
+  in.reports[3].gpu_models.clear();
+  Fleet f = join_fleet(in);
+  EXPECT_EQ(find(f, "fleet.gpu_model_mix"), nullptr);
+  const auto* none = find(f, "fleet.nodes_without_gpu");
+  ASSERT_NE(none, nullptr);
+  EXPECT_EQ(none->severity, facts::Severity::info);
+  EXPECT_NE(none->message.find("1 node shows no GPU while 3 nodes have GPUs: login1"), std::string::npos) << none->message;
+  // Two real models still make a mix, whatever the GPU-less nodes.
+  in.reports[2].gpu_models = {"NVIDIA A100-SXM4-80GB"};
+  f = join_fleet(in);
+  ASSERT_NE(find(f, "fleet.gpu_model_mix"), nullptr);
+  // A fleet of CPU-only nodes says nothing about GPUs.
+  for (auto& r : in.reports) r.gpu_models.clear();
+  f = join_fleet(in);
+  EXPECT_EQ(find(f, "fleet.nodes_without_gpu"), nullptr);
+  EXPECT_EQ(find(f, "fleet.gpu_model_mix"), nullptr);
+}
+
 TEST(Join, UnknownValuesNeverMakeSkew) {
   FleetInput in;
   in.reports = {node("a1"), node("a2")};

@@ -277,12 +277,17 @@ class ReportSax : public nlohmann::json_sax<Json> {
 };
 
 // The index of the bracket that closes the '[' or '{' at `open` (brackets inside strings and escaped
-// characters skipped), or npos when the text ends first.
-std::size_t matching_close(std::string_view text, std::size_t open) {
+// characters skipped), or npos when the text ends first. With `stop_at_next_value`, a line that
+// starts with '{' before the close ends the search there, returning that line's '\n': in a stream of
+// reports (JSON lines, or reports printed one after another) it is the next report, and the one at
+// `open` was cut short. A report never starts a line with '{' inside itself (JSON strings hold no
+// raw newline, and nested objects are indented), so a whole report is never cut.
+std::size_t matching_close(std::string_view text, std::size_t open, bool stop_at_next_value = false) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = open; i < text.size(); ++i) {
     char c = text[i];
+    if (stop_at_next_value && c == '\n' && i + 1 < text.size() && text[i + 1] == '{') return i;
     if (in_string) {
       if (c == '\\') ++i;
       else if (c == '"') in_string = false;
@@ -383,9 +388,10 @@ JsonValues split_json_values(std::string_view text) {
     }
     flush_garbage(i);
     std::size_t start = i;
-    std::size_t close = matching_close(text, start);
+    std::size_t close = matching_close(text, start, true);
     i = close == std::string_view::npos ? text.size() : close + 1;
-    out.values.push_back(text.substr(start, i - start));  // a truncated last value fails its parse
+    // A value cut short (at the end, or by the next report's line) fails its own parse, alone.
+    out.values.push_back(text.substr(start, text[i - 1] == '\n' ? i - 1 - start : i - start));
   }
   flush_garbage(text.size());
   return out;

@@ -112,6 +112,26 @@ TEST(NodeReport, SplitsConcatenatedReportsAndNamesGarbage) {
   EXPECT_EQ(s.values.size(), 2u);
 }
 
+TEST(NodeReport, ATruncatedReportInAStreamLosesOnlyItself) {
+  // JSON lines with the second report cut short at several points (a node killed mid-write): the
+  // reports after it are still read, and only the cut one fails its parse.
+  for (std::size_t cut : {std::size_t{1}, std::size_t{50}, std::size_t{120}, std::size_t{300}}) {
+    std::string second = report("b").dump();
+    ASSERT_LT(cut, second.size());
+    std::string text = report("a").dump() + "\n" + second.substr(0, cut) + "\n" + report("c").dump() + "\n" +
+                       report("d").dump(2) + "\n";
+    auto v = split_json_values(text);
+    ASSERT_EQ(v.values.size(), 4u) << cut;
+    int parsed = 0;
+    for (auto value : v.values) parsed += parse_node_report(value, "stdin") ? 1 : 0;
+    EXPECT_EQ(parsed, 3) << cut;
+    FleetInput in;
+    read_report_stream(text, "stdin", in);
+    EXPECT_EQ(in.reports.size(), 3u) << cut;
+    EXPECT_EQ(in.problems.size(), 1u) << cut;
+  }
+}
+
 TEST(Collect, PdshOutputIsDemultiplexedByHost) {
   std::string out;
   for (std::string host : {"gpu1", "gpu2"}) {

@@ -189,6 +189,19 @@ def case_streams_and_hostile_names(gpd, work, doubles):
     lines = "".join(json.dumps(json.load(open(p))) + "\n" for p in paths)
     r = run([gpd, "fleet", "--json", "-"], input=lines.encode())
     check(json.loads(r.stdout)["nodes"]["total"] == 3, "three JSON lines, three nodes")
+    # A node killed mid-write: its line is cut short, and only it is lost.
+    compact = [json.dumps(json.load(open(p))) for p in paths]
+    cut = compact[0] + "\n" + compact[1][:300] + "\n" + compact[2] + "\n"
+    r = run([gpd, "fleet", "--json", "-"], input=cut.encode())
+    j = json.loads(r.stdout)
+    check(j["nodes"]["total"] == 2, f"a truncated line loses only its own report: {j['nodes']}")
+    check(any(f["id"] == "fleet.report_invalid" for f in j["findings"]), "the truncated line is reported")
+    # A directory and a file in it: one report, not a duplicate node.
+    r = run([gpd, "fleet", "--json", d, paths[0], os.path.join(d, ".", os.path.basename(paths[1]))])
+    j = json.loads(r.stdout)
+    check(j["nodes"]["total"] == 3, f"overlapping paths: {j['nodes']}")
+    check(not any(f["id"] in ("fleet.duplicate_report", "fleet.report_invalid") for f in j["findings"]),
+          f"no false duplicate: {[f['id'] for f in j['findings']]}")
 
     # Host names that need escaping in Markdown, HTML and Prometheus labels.
     hostile = os.path.join(work, "hostile")
