@@ -16,9 +16,12 @@ _TEXT_LIMIT = 256 * 1024
 _MESSAGE_SCAN_LIMIT = 64 * 1024
 # The messages of GPU errors (torch, CUDA, cuDNN, NCCL, cuBLAS, JAX/XLA, TensorFlow) and of a
 # device mismatch ("Expected all tensors to be on the same device", "torch.cuda.FloatTensor").
+# TensorFlow's own words for a cuBLAS or cuDNN failure name neither library ("Blas GEMM launch
+# failed", "DNN library is not found", "Failed to get convolution algorithm"), nor does ptxas's.
 _GPU_MESSAGE = re.compile(
     r"cuda|cudnn|nccl|cublas|cufft|cusolver|cusparse|curand|nvrtc|nvml|nvidia|\bgpu|\btpu|\bxla\b|"
-    r"device-side assert|no kernel image|same device|\bhip(error)?\b|rocm|\bmps\b",
+    r"device-side assert|no kernel image|same device|\bhip(error)?\b|rocm|\bmps\b|"
+    r"\bblas\b|\bdnn library|convolution algorithm|ptxas|libdevice|stream ?executor",
     re.IGNORECASE,
 )
 # Exception types that carry GPU errors: the message decides (a RuntimeError may be anything).

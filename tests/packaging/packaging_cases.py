@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import SYSTEM_PYTHON, check, main, need_module, run  # noqa: E402
@@ -88,6 +89,35 @@ def build_deb(a):
     debs = glob.glob(os.path.join(out, "gpudoctor_*_amd64.deb"))
     check(r.returncode == 0 and len(debs) == 1, f"cpack: {text(r.stdout)[-2000:]} {text(r.stderr)[-2000:]}")
     return debs[0]
+
+
+def case_release_script(a):
+    """scripts/release packs this build's portable binary, wheel and .deb into DIST: the three files
+    are there, named by the version, and the wheel and the .deb carry the same stripped binary."""
+    dist = os.path.join(a.work, "dist")
+    r = run([os.path.join(a.source, "scripts", "release")], cwd=a.source, timeout=600,
+            env=dict(os.environ, DIST=dist, GPUDOCTOR_RELEASE_BUILD=a.build, PYTHON=SYSTEM_PYTHON))
+    check(r.returncode == 0, f"scripts/release: {text(r.stdout)[-2000:]} {text(r.stderr)[-2000:]}")
+    version = text(run([a.gpudoctor, "--version"]).stdout).split()[1]
+    binary = os.path.join(dist, "gpudoctor")
+    wheels = glob.glob(os.path.join(dist, f"gpudoctor-{version}-*.whl"))
+    debs = glob.glob(os.path.join(dist, f"gpudoctor_{version}_amd64.deb"))
+    check(os.access(binary, os.X_OK) and len(wheels) == 1 and len(debs) == 1, f"dist holds {sorted(os.listdir(dist))}")
+    libs = needed(binary)
+    check(libs and all(l in GLIBC_LIBRARIES for l in libs), f"the released binary needs only glibc: {libs}")
+    r = run([binary, "--version"], env={"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": ""})
+    check(r.returncode == 0 and version in text(r.stdout), f"the released binary runs: {text(r.stdout)} {text(r.stderr)}")
+    check(run(["readelf", "-S", binary]).stdout.find(b".debug_info") < 0, "the released binary is stripped")
+    released = open(binary, "rb").read()
+    with zipfile.ZipFile(wheels[0]) as z:
+        inside = [n for n in z.namelist() if n.endswith("/bin/gpudoctor")]
+        check(len(inside) == 1, f"the wheel carries one binary: {z.namelist()}")
+        check(z.read(inside[0]) == released, "the wheel carries the released binary")
+    unpacked = os.path.join(a.work, "deb-root")
+    shutil.rmtree(unpacked, ignore_errors=True)
+    check(run(["dpkg-deb", "-x", debs[0], unpacked]).returncode == 0, "dpkg-deb -x")
+    r = run([os.path.join(unpacked, "usr", "bin", "gpudoctor"), "--version"])
+    check(r.returncode == 0 and version in text(r.stdout), "the .deb's binary runs")
 
 
 def case_deb_lintian(a):
@@ -227,6 +257,7 @@ CASES = {
     "portable_needs_glibc_only": case_portable_needs_glibc_only,
     "portable_runs_alone": case_portable_runs_alone,
     "deb_lintian": case_deb_lintian,
+    "release_script": case_release_script,
     "deb_unpacked": case_deb_unpacked,
     "precommit_hook": case_precommit_hook,
     "sarif_schema": case_sarif_schema,

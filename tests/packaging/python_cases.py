@@ -173,6 +173,55 @@ def case_excepthook_script(a):
     check(text(broken.stderr).count("Traceback") == 1, "never a second traceback")
 
 
+def case_gpu_exception_filter(a):
+    """Which exceptions get a diagnosis: the GPU errors of torch (its real OutOfMemoryError class),
+    cuDNN, NCCL, device mismatch, TensorFlow and JAX, and none of the everyday errors. TensorFlow's
+    and JAX's classes are stand-ins (those frameworks are not installed here) that carry the real
+    modules' names and the real messages."""
+    r = py("""
+        import torch
+        from gpudoctor._excepthook import is_gpu_exception
+
+        def framework_error(module, name):
+            return type(name, (Exception,), {"__module__": module})
+
+        TfInternal = framework_error("tensorflow.python.framework.errors_impl", "InternalError")
+        TfUnknown = framework_error("tensorflow.python.framework.errors_impl", "UnknownError")
+        TfInvalid = framework_error("tensorflow.python.framework.errors_impl", "InvalidArgumentError")
+        XlaRuntime = framework_error("jaxlib.xla_extension", "XlaRuntimeError")
+        gpu = [
+            torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"),
+            RuntimeError("cuDNN error: CUDNN_STATUS_NOT_INITIALIZED"),
+            RuntimeError("NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error, NCCL version 2.14.3"),
+            RuntimeError("Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"),
+            AssertionError("Torch not compiled with CUDA enabled"),
+            RuntimeError("CUDA error: no kernel image is available for execution on the device"),
+            TfInternal("Blas GEMM launch failed : a.shape=(32, 784), b.shape=(784, 10), m=32, n=10, k=784"),
+            TfUnknown("Failed to get convolution algorithm. This is probably because cuDNN failed to initialize"),
+            TfUnknown("DNN library is not found."),
+            TfInternal("ptxas returned an error during compilation of ptx to sass"),
+            XlaRuntime("INTERNAL: Failed to execute XLA Runtime executable: custom call failed"),
+            RuntimeError("Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices."),
+        ]
+        other = [
+            ValueError("invalid literal for int() with base 10: 'x'"),
+            RuntimeError("dictionary changed size during iteration"),
+            MemoryError("Unable to allocate 3.20 GiB for an array with shape (20000, 20000)"),
+            TfInvalid("Input to reshape is a tensor with 10 values, but the requested shape has 12"),
+            KeyError("cuda"),
+        ]
+        for e in gpu:
+            print("gpu" if is_gpu_exception(type(e), e) else "MISSED", type(e).__name__, str(e)[:60])
+        for e in other:
+            print("WRONG" if is_gpu_exception(type(e), e) else "other", type(e).__name__, str(e)[:60])
+    """)
+    out = text(r.stdout)
+    print(out)
+    check(r.returncode == 0, text(r.stderr)[-2000:])
+    check(out.count("\ngpu ") + out.startswith("gpu ") == 12, "every GPU error is recognised")
+    check("MISSED" not in out and "WRONG" not in out, "no GPU error missed, no everyday error taken")
+
+
 def case_unavailable_platform(a):
     # A copy of the package that says its binary needs a glibc newer than any: the message names
     # what the binary needs and what this platform is, on one line.
@@ -268,6 +317,7 @@ CASES = {
     "python_m": case_python_m,
     "import_is_lazy": case_import_is_lazy,
     "excepthook_script": case_excepthook_script,
+    "gpu_exception_filter": case_gpu_exception_filter,
     "ipython_terminal": case_ipython_terminal,
     "unavailable_platform": case_unavailable_platform,
     "wheel": case_wheel,
