@@ -30,7 +30,7 @@ const Check k_checks[] = {
       "torch/version.py sets cuda, and the only GPUs are AMD's", "Install the ROCm build of torch."},
      torch_cuda_build_on_amd},
     {{"torch.cuda_too_new_for_driver", k_fw, Severity::error, "torch was built for a CUDA newer than the driver supports",
-      "torch.version.cuda is above the driver's CUDA version (cuDriverGetVersion / NVML); a warning within one "
+      "torch.version.cuda is above the driver's CUDA version (cuDriverGetVersion / NVML); from CUDA 11 on, a warning within one "
       "major version (minor version compatibility)",
       "Install the torch build for the driver's CUDA version, or upgrade the driver."},
      torch_cuda_too_new_for_driver},

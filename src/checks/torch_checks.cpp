@@ -62,7 +62,9 @@ void torch_cuda_too_new_for_driver(const Facts& f, FindingSink& out) {
     auto driver_name = v.driver_version();
     ev.push_back(fmt::format("the driver {}supports CUDA {} ({})", driver_name.empty() ? "" : driver_name + " ",
                              cuda_version_text(*driver), *driver));
-    bool same_major = *built / 1000 == *driver / 1000;
+    // Minor version compatibility exists from CUDA 11 on: a 10.1 build on a 10.0 driver does not start.
+    // https://docs.nvidia.com/deploy/cuda-compatibility/#minor-version-compatibility
+    bool same_major = *built / 1000 == *driver / 1000 && *built >= 11000;
     std::string message =
         fmt::format("torch {} needs a driver supporting CUDA {}; yours ({}) supports {}.", b->version, b->cuda_version,
                     driver_name.empty() ? "driver version unknown" : driver_name, cuda_version_text(*driver));

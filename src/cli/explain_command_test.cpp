@@ -132,6 +132,27 @@ TEST_F(ExplainCommand, ToolDumpsAreReadIntoFactsAndChecked) {
   EXPECT_EQ(j.at("outcome"), "decided");
 }
 
+// The driver named in prose, and an old wheel without a local tag: before CUDA 11 there is no
+// minor version compatibility, so a 10.1 build on a 10.0 driver is an error, not a warning.
+TEST_F(ExplainCommand, ProseDriverAndAnOldTaglessWheel) {
+  std::string post =
+      "cuda never available after pip install\n"
+      "$ pip install torch==1.3.1 torchvision==0.4.2\n"
+      ">>> torch.cuda.is_available()\nFalse\n"
+      "My nvidia driver is 410.79 on Ubuntu 18.04.\n";
+  Result r = run("explain --json < " + write_file("explain_prose_driver.md", post));
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j.at("findings").empty()) << r.out;
+  EXPECT_EQ(j["findings"][0]["id"], "torch.cuda_too_new_for_driver") << r.out;
+  EXPECT_EQ(j["findings"][0]["severity"], "error") << r.out;
+  // "needs driver 418.39" names what a build wants, not what is installed: no driver fact from it.
+  Result wants = run("explain --json < " + write_file("explain_wants_driver.md",
+                                                      "torch.cuda.is_available() is False\n"
+                                                      "$ pip install torch==1.3.1\nCUDA 10.1 needs driver 418.39 or newer\n"));
+  auto w = nlohmann::json::parse(wants.out);
+  for (const auto& f : w.at("findings")) EXPECT_NE(f["id"], "torch.cuda_too_new_for_driver") << wants.out;
+}
+
 TEST_F(ExplainCommand, VersionReasoningOnNativeWindowsAndAContainerWithoutGpus) {
   Result tf = run("explain --json < " + write_file("explain_tf_win.md",
                                                    "TF does not see my GPU\nOS Platform and Distribution: Windows 11\n"

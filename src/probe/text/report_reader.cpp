@@ -45,6 +45,9 @@ struct Patterns {
   RE2 driver_version{R"((?i)driver version\W{0,4}?\s*[:=]?\s*(\d{3}(?:\.\d+){0,2})\b)"};
   // An issue template's "Driver: 550.163.01", and the same in Chinese ("驱动 430.64", "驱动版本：470.57").
   RE2 driver_field{R"((?i)(?:\bdriver|驱动|驅動)(?:版本)?\s*[:：]?\s*(\d{3}\.\d+(?:\.\d+)?)\b)"};
+  // Prose: "The nvidia driver is 410.48", "my driver version was 535". The verb is required: "needs
+  // driver 418.39" names the driver a build wants, not the one installed.
+  RE2 driver_prose{R"((?i)\bdriver(?:\s+version)?\s+(?:is|was)\s+(?:v(?:ersion)?\s*)?(\d{3}(?:\.\d{2,3}){0,2})(?:\b|$))"};
   // torch's own warning: "The NVIDIA driver on your system is too old (found version 10010)".
   RE2 found_version{R"(driver on your system is too old \(found version (\d{4,6})\))"};
   RE2 cuda_version{R"(CUDA Version\s*:\s*(\d+)\.(\d+))"};
@@ -65,7 +68,7 @@ struct Patterns {
   RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
   RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
   RE2 torch_package{
-      R"((?:^|[\s'"\[(=*])(?:[Pp]y)?[Tt]orch\**(?:==|:?\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
+      R"((?:^|[\s'"\[(=*])(?:[Pp]y)?[Tt]orch\**(?:===?|:?\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
@@ -213,7 +216,7 @@ constexpr Keyword k_keywords[] = {
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
     {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
     {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
-    {"CUDA/cuDNN", 3}, {"river:", 2},     {"驱动", 1},      {"驅動", 1},
+    {"CUDA/cuDNN", 3}, {"river", 0},     {"驱动", 1},      {"驅動", 1},
     {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
     {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
     {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1}};
@@ -382,6 +385,12 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       RE2::PartialMatch(in, p.driver_field, &a)) {
     m_driver_version = a;
     note(number, "driver version " + a);
+  }
+  if (!m_driver_version && contains("river") && RE2::PartialMatch(in, p.driver_prose, &a)) {
+    if (auto major = util::parse_int(a.substr(0, 3)); major && *major >= 180) {
+      m_driver_version = a;
+      note(number, "driver version " + a + " (in the prose)");
+    }
   }
   if (!m_driver_version && contains("Kernel Module") && RE2::PartialMatch(in, p.kernel_module, &a)) {
     m_driver_version = a;
