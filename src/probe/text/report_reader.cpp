@@ -170,6 +170,7 @@ void ReportReader::note(std::size_t line, std::string what) {
 
 void ReportReader::set_torch(std::string_view version, std::size_t line, std::string_view how) {
   std::string v(version);
+  while (!v.empty() && v.back() == '.') v.pop_back();  // "was still torch 2.4.0+cpu."
   // A version with its local tag ("+cu121") says more than one without; keep the first tagged one.
   if (m_torch_version && m_torch_version->find('+') != std::string::npos) return;
   if (m_torch_version && v.find('+') == std::string::npos) return;
@@ -283,13 +284,14 @@ std::size_t ReportReader::feed_lines(std::string_view block, std::size_t first_n
   std::size_t pos = 0;
   while (pos < block.size()) {
     std::size_t at = pos;
+    std::size_t line_start = pos;  // every line is read while a REPL or one-liner's output is pending
     if (m_pending_repl == 0) {
       // No word holds a '\n': searching from the line's start finds every word in it.
       at = find_keyword(block, pos);
       if (at == std::string_view::npos) break;
+      line_start = block.rfind('\n', at);
+      line_start = line_start == std::string_view::npos || line_start < pos ? pos : line_start + 1;
     }
-    auto line_start = block.rfind('\n', at);
-    line_start = line_start == std::string_view::npos || line_start < pos ? pos : line_start + 1;
     number += lines_in(block.substr(pos, line_start - pos));
     auto end = block.find('\n', at);
     if (end == std::string_view::npos) end = block.size();
@@ -311,6 +313,11 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   re2::StringPiece in(line);
   std::string a, b, c;
 
+  if (m_pending_repl == 4) {
+    if (line.empty() || line.starts_with("```")) return;
+    read_oneliner_output(line, number);
+    if (m_pending_repl == 4) return;
+  }
   if (m_pending_repl != 0 && !line.empty() && !line.starts_with(">>>") && !line.starts_with("In [")) {
     int which = m_pending_repl;
     m_pending_repl = 0;
@@ -337,6 +344,35 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   if (repl && RE2::PartialMatch(in, p.repl_input, &a)) {
     m_pending_repl = a == "torch.__version__" ? 1 : a == "torch.version.cuda" ? 2 : 3;
     return;
+  }
+  // A one-liner that prints torch's answers: its output lines follow, one per print().
+  if (torch && contains("python") && contains("-c") && contains("print(")) {
+    std::vector<std::vector<int>> prints;
+    for (std::size_t at = line.find("print("); at != std::string::npos && prints.size() < 8; at = line.find("print(", at + 6)) {
+      // The print's own text: up to the ';' or quote that ends the statement.
+      std::size_t stop = line.find_first_of(";\"'", at + 6);
+      std::string_view body = std::string_view(line).substr(at + 6, (stop == std::string::npos ? line.size() : stop) - at - 6);
+      std::vector<std::pair<std::size_t, int>> found;
+      for (auto [expr, which] : {std::pair<std::string_view, int>{"torch.__version__", 1}, {"torch.version.cuda", 2},
+                                 {"torch.cuda.is_available()", 3}}) {
+        if (auto w = body.find(expr); w != std::string_view::npos) found.emplace_back(w, which);
+      }
+      if (found.empty()) {
+        prints.push_back({0});  // something else: its line is skipped
+        continue;
+      }
+      std::sort(found.begin(), found.end());
+      std::vector<int> order;
+      for (const auto& f : found) order.push_back(f.second);
+      prints.push_back(std::move(order));
+    }
+    bool any = std::any_of(prints.begin(), prints.end(), [](const auto& v) { return v != std::vector<int>{0}; });
+    if (any) {
+      m_oneliner_prints = std::move(prints);
+      m_oneliner_skipped = 0;
+      m_pending_repl = 4;
+      return;
+    }
   }
 
   if (!m_windows && (contains("Microsoft Windows") || contains("win_amd64") || contains("Windows 10") ||
@@ -647,6 +683,55 @@ void ReportReader::tf_build(facts::FrameworkBuild& b) const {
                                      "(data/tf_gpu_builds.tsv)",
                                      series, b.cuda_version, b.cudnn_version));
     return;
+  }
+}
+
+void ReportReader::read_oneliner_output(std::string_view line, std::size_t number) {
+  auto values = util::split(util::trim(line), ' ');
+  std::erase_if(values, [](std::string_view v) { return v.empty(); });
+  std::vector<std::string> unquoted;
+  for (auto v : values) {
+    if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) v = v.substr(1, v.size() - 2);
+    unquoted.emplace_back(v);
+  }
+  // What each print prints: a version (1), a CUDA version or None (2), True or False (3).
+  auto fits = [](int which, const std::string& v) {
+    bool digit = !v.empty() && std::isdigit(static_cast<unsigned char>(v[0]));
+    if (which == 1) return digit;
+    if (which == 2) return v == "None" || digit;
+    if (which == 3) return v == "True" || v == "False";
+    return true;
+  };
+  const auto& expected = m_oneliner_prints.front();
+  bool shape = expected == std::vector<int>{0} ||
+               (unquoted.size() == expected.size() &&
+                [&] {
+                  for (std::size_t i = 0; i < expected.size(); ++i)
+                    if (!fits(expected[i], unquoted[i])) return false;
+                  return true;
+                }());
+  if (!shape) {
+    // A few words before the output ("returned:", "Output:") are passed over; anything else ends it.
+    if (m_oneliner_skipped++ < 3 && unquoted.size() <= 3) return;
+    m_oneliner_prints.clear();
+    m_pending_repl = 0;
+    return;
+  }
+  std::vector<int> which_of = std::move(m_oneliner_prints.front());
+  m_oneliner_prints.erase(m_oneliner_prints.begin());
+  if (m_oneliner_prints.empty()) m_pending_repl = 0;
+  if (which_of == std::vector<int>{0}) return;
+  for (std::size_t i = 0; i < unquoted.size(); ++i) {
+    const std::string& v = unquoted[i];
+    if (which_of[i] == 1 && !v.empty() && std::isdigit(static_cast<unsigned char>(v[0]))) set_torch(v, number, "python -c: torch.__version__");
+    if (which_of[i] == 2) {
+      m_torch_cuda = v == "None" ? "" : major_minor(v);
+      note(number, fmt::format("python -c: torch.version.cuda = {}", v));
+    }
+    if (which_of[i] == 3 && (v == "True" || v == "False")) {
+      m_cuda_available = v == "True";
+      note(number, "python -c: torch.cuda.is_available() = " + v);
+    }
   }
 }
 

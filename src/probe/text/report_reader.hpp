@@ -108,6 +108,12 @@ class ReportReader {
   std::size_t m_jax_fallback_line = 0;   // a message gave CUDA runtime error 35                      // nvmlInit's error code, as a message gave it
   bool m_conda = false;    // the text mentions conda: a tagless torch version need not be PyPI's
   int m_pending_repl = 0;  // 1: the next output line is torch.__version__, 2: torch.version.cuda
+  // `python -c "...print(torch.__version__); print(torch.cuda.is_available())"`: what each of the next
+  // output lines prints (1, 2, 3 as above; one print may print several, blank-separated). While it
+  // is not empty, m_pending_repl is 4 and every line is read.
+  std::vector<std::vector<int>> m_oneliner_prints;
+  int m_oneliner_skipped = 0;  // lines passed over before the output
+  void read_oneliner_output(std::string_view line, std::size_t number);
   std::vector<Reading> m_readings;
 };
 

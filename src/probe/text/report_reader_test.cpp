@@ -210,6 +210,35 @@ TEST(ReportReader, DriverVersionAsPostsTypeIt) {
   EXPECT_EQ(driver("see cuda_driver.cc:152] failed call\n"), "(unknown)");
 }
 
+TEST(ReportReader, DriverVersionInProse) {
+  auto driver = [](std::string_view text) { return read_block(text).driver.nvml.driver_version.value_or("(unknown)"); };
+  EXPECT_EQ(driver("The nvidia driver is 410.48.\n"), "410.48");
+  EXPECT_EQ(driver("my GPU driver version was 535.104.05 before the upgrade\n"), "535.104.05");
+  EXPECT_EQ(driver("CUDA 10.1 needs driver 418.39 or newer\n"), "(unknown)");
+  EXPECT_EQ(driver("the driver is 12.2\n"), "(unknown)");
+}
+
+// `python -c` printing torch's answers, and the lines it printed after it.
+TEST(ReportReader, PythonOneLinerAndItsOutput) {
+  for (auto read_text : {read, read_block}) {
+    auto f = read_text(
+        "C:\\> python -c \"import torch; print(torch.__version__); print(torch.version.cuda); print(torch.cuda.is_available())\"\n"
+        "\n2.4.0+cpu\nNone\nFalse\n");
+    EXPECT_EQ(torch(f).version, "2.4.0+cpu");
+    EXPECT_EQ(torch(f).kind, facts::BuildKind::cpu);
+    auto g = read_text("$ python3 -c 'import torch; print(torch.__version__, torch.cuda.is_available())'\n2.3.1+cu121 False\n");
+    EXPECT_EQ(torch(g).version, "2.3.1+cu121");
+    EXPECT_EQ(torch(g).cuda_version, "12.1");
+  }
+  // A word or two before the output ("returned:") is passed over.
+  auto r = read_block("python -c \"import torch; print(torch.__version__); print(torch.version.cuda)\"\n\nreturned:\n\n2.4.0+cpu\nNone\n");
+  EXPECT_EQ(torch(r).version, "2.4.0+cpu");
+  // Output that is not what the prints would print is not read as their answers.
+  auto h = read_block("python -c \"import torch; print(torch.__version__)\"\nTraceback (most recent call last):\n");
+  EXPECT_FALSE(h.framework.environments && !h.framework.environments->empty() &&
+               !(*h.framework.environments)[0].builds.empty());
+}
+
 TEST(ReportReader, GpuAndTorchFieldsOfIssueTemplates) {
   auto f = read("## Environment\n- GPU: NVIDIA GeForce GTX 1060 (compute capability 6.1)\n- PyTorch: 2.9.0+cu128\n");
   ASSERT_EQ(f.driver.nvml.devices.size(), 1u);
