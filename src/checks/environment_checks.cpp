@@ -150,8 +150,9 @@ void check_pcie_width(const Facts& f, FindingSink& out) {
 // container toolkit), --runtime=nvidia with NVIDIA_VISIBLE_DEVICES (nvidia-docker2), a CDI device
 // (nvidia.com/gpu=...), or the nvidia-docker wrapper.
 bool requests_gpu(std::string_view command) {
+  // Singularity and Apptainer pass the GPU with --nv (or --nvccli).
   for (std::string_view flag : {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "NVIDIA_VISIBLE_DEVICES",
-                                "nvidia-docker", "/dev/nvidia"}) {
+                                "nvidia-docker", "/dev/nvidia", " --nv"}) {
     if (command.find(flag) != std::string_view::npos) return true;
   }
   return false;
@@ -162,7 +163,10 @@ void check_container_no_gpu(const Facts& f, FindingSink& out) {
   if (e.container.launch_command && !requests_gpu(*e.container.launch_command)) {
     out.emit("The container was started without the GPU: its run command asks for none, so no GPU, no driver library "
              "and no nvidia-smi is passed in.",
-             {"started with: " + *e.container.launch_command, "no --gpus, --runtime=nvidia or CDI device in it"});
+             {"started with: " + *e.container.launch_command,
+              e.container.runtime == "singularity" || e.container.runtime == "apptainer"
+                  ? "no --nv in it (Singularity and Apptainer pass the GPU only with --nv)"
+                  : "no --gpus, --runtime=nvidia or CDI device in it"});
     return;
   }
   EnvironmentView v(e);
@@ -570,7 +574,8 @@ void check_unreadable(const Facts& f, FindingSink& out) {
 constexpr std::string_view k_container_fix =
     "Start the container with the GPU: `docker run --gpus all ...` (needs nvidia-container-toolkit on the host), "
     "`podman run --device nvidia.com/gpu=all ...` (CDI: `sudo nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml`), "
-    "or in Kubernetes `resources: limits: nvidia.com/gpu: 1` with the NVIDIA device plugin.";
+    "in Kubernetes `resources: limits: nvidia.com/gpu: 1` with the NVIDIA device plugin; or, with Singularity or Apptainer, "
+    "`singularity exec --nv ...`.";
 
 const Check k_checks[] = {
     {{"probe.unreadable", Layer::environment, Severity::warning, "Facts that gpudoctor could not read",

@@ -166,6 +166,15 @@ TEST_F(ExplainCommand, VersionReasoningOnNativeWindowsAndAContainerWithoutGpus) 
   auto d = nlohmann::json::parse(docker.out);
   ASSERT_FALSE(d.at("findings").empty()) << docker.out;
   EXPECT_EQ(d["findings"][0]["id"], "container.no_gpu");
+  // Singularity without --nv is a container without the GPU; with --nv it asks for one.
+  Result sif = run("explain --json < " + write_file("explain_sif.md",
+                                                    "$ singularity exec train.sif python3 train.py\n"
+                                                    "MisconfigurationException: You requested GPUs: [0]\n But your machine only has: []\n"));
+  auto s = nlohmann::json::parse(sif.out);
+  ASSERT_FALSE(s.at("findings").empty()) << sif.out;
+  EXPECT_EQ(s["findings"][0]["id"], "container.no_gpu") << sif.out;
+  Result nv = run("explain --json < " + write_file("explain_sif_nv.md", "$ singularity exec --nv train.sif python3 train.py\n"));
+  for (const auto& f : nlohmann::json::parse(nv.out).at("findings")) EXPECT_NE(f["id"], "container.no_gpu") << nv.out;
 }
 
 // Binary, NUL bytes, invalid UTF-8 and a 20 MB line without a newline: a clear answer, no crash.

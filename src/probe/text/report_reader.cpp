@@ -75,7 +75,8 @@ struct Patterns {
   // "tensorflow==2.12.0", "tensorflow 2.12.0" (pip list), "TensorFlow version: 2.12", and in prose
   // "tensorflow version is 2.12.0".
   RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*(?::|=|\bis\b)\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
-  RE2 container_run{R"((?:^|[\s`$(])((?:sudo\s+)?(?:nvidia-docker|docker|podman)\s+run\s.*?)\s*`?$)"};
+  RE2 container_run{
+      R"((?:^|[\s`$(>])((?:sudo\s+)?(?:(?:nvidia-docker|docker|podman)\s+run|(?:singularity|apptainer)\s+(?:shell|exec|run))\s.*?)\s*`?$)"};
   RE2 index_url{R"(download\.pytorch\.org/whl/(cu\d+|cpu|rocm[\d.]+)\b)"};
   RE2 repl_input{
       R"(^(?:(?:>>>|In \[\d+\]:)\s*(?:print\()?|print\()\s*(torch\.__version__|torch\.version\.cuda|torch\.cuda\.is_available\(\))\s*\)?\s*$)"};
@@ -220,7 +221,8 @@ constexpr Keyword k_keywords[] = {
     {"CUDA/cuDNN", 3}, {"river", 0},     {"驱动", 1},      {"驅動", 1},
     {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
     {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
-    {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1}};
+    {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1},
+    {"ingularity", 3}, {"pptainer", 2}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -516,9 +518,12 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     if (!b.empty()) m_tf_variant = b.substr(1);
     note(number, "TensorFlow " + a);
   }
-  if (contains(" run ") && (contains("docker") || contains("podman")) && RE2::PartialMatch(in, p.container_run, &a)) {
+  const bool apptainer = contains("ingularity ") || contains("pptainer ");
+  if (((contains(" run ") && (contains("docker") || contains("podman"))) || apptainer) &&
+      RE2::PartialMatch(in, p.container_run, &a)) {
     // A command that asks for the GPU wins over one that does not (a post often shows both).
-    bool gpu_flag = a.find("--gpus") != std::string::npos || a.find("nvidia") != std::string::npos;
+    bool gpu_flag = a.find("--gpus") != std::string::npos || a.find("nvidia") != std::string::npos ||
+                    a.find(" --nv") != std::string::npos;
     if (!m_container_run || gpu_flag) {
       m_container_run = a.substr(0, 300);
       note(number, "container started with: " + *m_container_run);
@@ -746,9 +751,11 @@ facts::Facts ReportReader::facts() const {
   if (launch) {
     f.environment.container.launch_command = *launch;
     f.environment.container.in_container = true;
-    f.environment.container.runtime = launch->find("podman") != std::string::npos ? "podman"
-                                      : launch->starts_with("Kubernetes")       ? "kubernetes"
-                                                                                : "docker";
+    f.environment.container.runtime = launch->find("podman") != std::string::npos        ? "podman"
+                                      : launch->starts_with("Kubernetes")              ? "kubernetes"
+                                      : launch->find("apptainer") != std::string::npos ? "apptainer"
+                                      : launch->find("singularity") != std::string::npos ? "singularity"
+                                                                                         : "docker";
   }
   if (m_cuda_visible_devices) {
     f.environment.env = std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", *m_cuda_visible_devices}};

@@ -250,6 +250,17 @@ TEST(ReportReader, GpuAndTorchFieldsOfIssueTemplates) {
   EXPECT_TRUE(read("GPU: yes\n").driver.nvml.devices.empty()) << "no model number";
 }
 
+TEST(ReportReader, SingularityAndApptainerCommands) {
+  auto f = read_block("$ singularity build model.sif docker://me/model\n$ singularity shell model.sif\nSingularity> python3 train.py\n");
+  ASSERT_TRUE(f.environment.container.launch_command.known());
+  EXPECT_EQ(*f.environment.container.launch_command, "singularity shell model.sif");
+  EXPECT_EQ(f.environment.container.runtime, "singularity");
+  auto g = read_block("apptainer exec --nv image.sif python -c 'import torch'\n");
+  ASSERT_TRUE(g.environment.container.launch_command.known());
+  EXPECT_EQ(g.environment.container.runtime, "apptainer");
+  EXPECT_NE(g.environment.container.launch_command->find("--nv"), std::string::npos);
+}
+
 TEST(ReportReader, ComposeAndKubernetesSpecsWithoutAGpu) {
   auto launch = [](std::string_view text) { return read(text).environment.container.launch_command.value_or("(none)"); };
   EXPECT_EQ(launch("services:\n  trainer:\n    image: myorg/train:cuda12\n    command: python train.py\n"),
