@@ -12,15 +12,18 @@
 #   scan        the whole Python scanner (parse, file facts, dataflow, every rule, the parts of a
 #               very large file) and the [tool.gpudoctor] reader of pyproject.toml, on the rule
 #               examples and the real-bug programs;
-#   nvml        the NVML sampling helper's line protocol (what a vendor library's child may print).
+#   nvml        the NVML sampling helper's line protocol (what a vendor library's child may print);
+#   machine     every file probe of `check` (/sys, /proc, /etc, /dev listings, ld.so.cache, a capture's
+#               recorded driver answers) and every check, on this machine's own files.
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET...] (default 60 s, every target). Needs clang++ with
 # libFuzzer (Debian's clang 14 and libclang-rt-14-dev) and a build of gpudoctor (GPUDOCTOR, default
 # build/gpudoctor; BUILD, its build directory, for the generated data tables). Exits non-zero when
-# a target finds a crash, a leak or a timeout; the reproducer is left in $OUT.
+# a target finds a crash, a leak or a timeout; the reproducer is left in $OUT. The random seed is fixed
+# (FUZZ_SEED, default 1) so that a run is repeatable; set another to explore further.
 set -eu
 SECONDS_TO_RUN=${1:-60}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc scan nvml}
+TARGETS=${*:-fatbin notebook fleet explain python_env archive_proc scan nvml machine}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$SRC/build-fuzz}
 BUILD=${BUILD:-$SRC/build}
@@ -59,7 +62,7 @@ link() {  # link NAME LIBS -- SOURCES...
 }
 
 fuzz() {  # fuzz NAME CORPUS
-  "$OUT/$1" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  "$OUT/$1" -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="$OUT/$1-" "$2" 2>"$OUT/$1.log" || { tail -40 "$OUT/$1.log"; echo "fuzz: $1 failed; see $OUT/$1.log"; exit 1; }
   grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$OUT/$1.log" | tail -2
   grep -oE "cov: [0-9]+ ft: [0-9]+" "$OUT/$1.log" | tail -1 | sed "s/^/$1: /"
@@ -141,6 +144,20 @@ PY
     link archive_proc_fuzzer "-larchive" -- tests/fuzz/archive_proc_fuzzer.cpp src/sys/archive.cpp src/watch/proc_parse.cpp src/watch/timeline.cpp src/facts/finding.cpp \
       src/sys/error.cpp src/util/text.cpp
     fuzz archive_proc_fuzzer "$OUT/archive-proc-corpus" ;;
+  machine)
+    # Seeds: this machine's own files, as `capture` records them, one "@@ PATH" record each.
+    mkdir -p "$OUT/machine-corpus" "$OUT/machine-capture"
+    if "$GPUDOCTOR" capture -o "$OUT/machine-capture.tar.gz" >/dev/null 2>&1 &&
+      tar -xzf "$OUT/machine-capture.tar.gz" -C "$OUT/machine-capture" 2>/dev/null; then
+      (cd "$OUT/machine-capture" && find . -type f -size -32k | sort | while read -r f; do
+        printf '@@ %s\n' "${f#.}"; cat "$f"; printf '\n'; done) | head -c 60000 > "$OUT/machine-corpus/capture"
+    fi
+    printf '@@ /sys/bus/pci/devices/0000:01:00.0/vendor\n0x10de\n@@ /sys/bus/pci/devices/0000:01:00.0/device\n0x2330\n@@ /sys/bus/pci/devices/0000:01:00.0/class\n0x030200\n@@ /proc/modules\nnvidia_uvm 1531904 0 - Live 0x0000000000000000 (POE)\nnvidia 60481536 1 nvidia_uvm, Live 0x0000000000000000 (POE)\n@@ /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024\n@@ /.gpudoctor/driver.json\n{"nvml": {"driver_version": "550.54.14", "device_count": 1e30}}\n' > "$OUT/machine-corpus/seed"
+    # shellcheck disable=SC2046
+    link machine_fuzzer "-lelf -larchive -ldl" -- tests/fuzz/machine_fuzzer.cpp $(ls src/probe/*_probe.cpp src/probe/pci_names.cpp \
+      src/probe/loader/*.cpp src/probe/elf/*.cpp src/probe/driver/*.cpp src/checks/*.cpp src/facts/*.cpp src/data/*.cpp \
+      src/util/*.cpp src/sys/*.cpp src/watch/timeline.cpp | grep -v python_probe) "$BUILD/generated/embedded_data.cpp"
+    fuzz machine_fuzzer "$OUT/machine-corpus" ;;
   *) echo "fuzz: unknown target $target" >&2; exit 2 ;;
   esac
 done
