@@ -179,7 +179,15 @@ int run_explain(const ExplainOptions& o) {
   // A post that states only its symptom: the cause most often behind it, said as a guess with what
   // it rests on (explain_likely.hpp); then (below) what was read and what to paste next.
   std::optional<facts::Finding> likely;
-  if (report.findings.empty()) likely = likely_cause(head, reader.facts());
+  if (report.findings.empty()) {
+    likely = likely_cause(head, reader.facts());
+  } else if (situation_explains(report.findings.front().id)) {
+    // The message is the symptom; the situation the text describes is its cause.
+    if (auto situation = situation_cause(head, reader.facts())) {
+      report.findings.front().explained_by.push_back(situation->id);
+      report.findings.insert(report.findings.begin(), std::move(*situation));
+    }
+  }
   const bool recognised = scanner.match_count() > 0 || reader.any() || likely.has_value();
   if (!recognised) report.outcome = render::Report::Outcome::unrecognised;
   // Never silence: a text that named no cause says so, with what was read and what to paste next.

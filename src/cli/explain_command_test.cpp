@@ -134,6 +134,22 @@ TEST_F(ExplainCommand, ToolDumpsAreReadIntoFactsAndChecked) {
 
 // The driver named in prose, and an old wheel without a local tag: before CUDA 11 there is no
 // minor version compatibility, so a 10.1 build on a 10.0 driver is an error, not a warning.
+// A message that is what the situation looks like from inside: the situation comes first, and the
+// message says it follows from it.
+TEST_F(ExplainCommand, TheSituationExplainsTheMessage) {
+  Result r = run("explain --json < " + write_file("explain_cgroup.md",
+                                                  "My docker container uses the GPU at first, but after a few hours\n"
+                                                  "nvidia-smi inside it prints:\nFailed to initialize NVML: Unknown Error\n"));
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j["findings"][0]["id"], "container.systemd_cgroup_device_loss") << r.out;
+  EXPECT_EQ(j["findings"][1]["id"], "log.nvml_init_failed") << r.out;
+  EXPECT_EQ(j["findings"][1]["explained_by"][0], "container.systemd_cgroup_device_loss") << r.out;
+  // The same message without the situation stays first.
+  Result plain = run("explain --json < " + write_file("explain_nvml.md", "Failed to initialize NVML: Unknown Error\n"));
+  EXPECT_EQ(nlohmann::json::parse(plain.out)["findings"][0]["id"], "log.nvml_init_failed") << plain.out;
+}
+
 TEST_F(ExplainCommand, ProseDriverAndAnOldTaglessWheel) {
   std::string post =
       "cuda never available after pip install\n"

@@ -283,7 +283,7 @@ std::optional<std::pair<std::size_t, std::string_view>> linux_driver_in_wsl(std:
 
 }  // namespace
 
-std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
+std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   static const RE2 k_wsl(R"((?i)\bwsl)");
   if (described.environment.wsl.is_wsl || RE2::PartialMatch(head, k_wsl)) {
     if (auto shown = linux_driver_in_wsl(head)) {
@@ -307,7 +307,7 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
   // A container that had the GPU and lost it after a while.
   static const RE2 k_container(R"((?i)\bdocker\b|\bcontainer\b|\bpodman\b|compose|kubernetes|\bk8s\b|\bpod\b)");
   static const RE2 k_after_a_while(
-      R"re((?i)after (?:a |some )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|idle (?:time|for)|daemon-reload|after running for)re");
+      R"re((?i)after (?:a |some |a few |several |a couple of |\d+ )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|(?:some time|a while|hours|days|minutes) later|idle (?:time|for)|daemon-reload|after running for)re");
   if (RE2::PartialMatch(head, k_container)) {
     if (auto shown = first_line_matching(head, k_after_a_while)) {
       facts::Finding f;
@@ -324,6 +324,20 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
       return f;
     }
   }
+  return std::nullopt;
+}
+
+bool situation_explains(std::string_view id) {
+  // What a driver inside WSL, or a container that lost its device rules, looks like from inside.
+  for (std::string_view symptom : {"log.nvml_init_failed", "log.no_nvidia_driver", "log.nvidia_smi_missing",
+                                   "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed"}) {
+    if (id == symptom) return true;
+  }
+  return false;
+}
+
+std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
+  if (auto situation = situation_cause(head, described)) return situation;
   auto shown_symptom = first_line_matching(head, symptom());
   if (!shown_symptom) return std::nullopt;
   const auto [symptom_number, symptom_line] = *shown_symptom;

@@ -30,4 +30,11 @@ inline constexpr std::size_t k_likely_head_bytes = 256u << 10;
 // `head`: the first bytes of the text. `described`: what the report readers read from it.
 std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described);
 
+// The two narrower readings alone (a Linux driver installed inside WSL, a container that lost its GPU
+// after a while): explain puts one first even when a message was recognised, if that message is
+// what the situation looks like from inside (situation_explains: NVML's "Unknown Error", nvidia-smi
+// failing to reach the driver, ...).
+std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described);
+bool situation_explains(std::string_view id);
+
 }  // namespace gpudoctor::cli
