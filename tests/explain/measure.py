@@ -48,6 +48,7 @@ SAME_CAUSE = [
     {"llama.built_without_cuda", "log.llama_built_without_gpu"},
     {"tensorrt.engine_version_mismatch", "log.tensorrt_engine_mismatch"},
     {"wsl.no_gpu_support", "log.wsl_no_gpu_adapter"},
+    {"container.no_gpu", "log.container_without_gpu"},
 ]
 
 
