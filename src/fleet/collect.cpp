@@ -99,17 +99,19 @@ std::vector<Labelled> split_labelled_lines(std::string_view text) {
   return out;
 }
 
-void read_report_stream(std::string_view text, std::string_view source, FleetInput& into) {
-  auto labelled = split_labelled_lines(text);
+void read_report_stream(std::string_view text, std::string_view source, FleetInput& into, StreamPosition* at) {
+  auto labelled = at != nullptr ? std::vector<Labelled>{} : split_labelled_lines(text);
   if (labelled.empty()) labelled.push_back({"", std::string(text)});
   for (const auto& l : labelled) {
     std::string where = l.label.empty() ? std::string(source) : fmt::format("{} ({})", source, l.label);
-    JsonValues values = split_json_values(l.text);
+    JsonValues values = split_json_values(l.text, at != nullptr ? at->bytes : 0);
     for (const auto& g : values.garbage) into.problems.push_back({NodeProblem::Kind::invalid, l.label, where, where + ": " + g});
-    int n = 0;
+    std::size_t n = at != nullptr ? at->reports : 0;
+    bool numbered = values.values.size() > 1 || (at != nullptr && at->piece);
     for (auto v : values.values) {
       ++n;
-      std::string one = values.values.size() > 1 ? fmt::format("{} report {}", where, n) : where;
+      if (at != nullptr) at->reports = n;
+      std::string one = numbered ? fmt::format("{} report {}", where, n) : where;
       auto r = parse_node_report(v, one);
       if (!r) {
         into.problems.push_back({NodeProblem::Kind::invalid, l.label, one, r.error().message});
@@ -125,18 +127,50 @@ void read_report_stream(std::string_view text, std::string_view source, FleetInp
   }
 }
 
+void read_report_input(std::istream& in, std::string_view source, FleetInput& into) {
+  constexpr std::size_t k_chunk = 1u << 20;
+  std::string buffer;
+  std::string chunk(k_chunk, '\0');
+  StreamPosition at;
+  at.piece = true;
+  bool decided = false;
+  bool labelled = false;
+  bool eof = false;
+  while (!eof) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    auto got = static_cast<std::size_t>(in.gcount());
+    eof = got == 0 || !in;
+    buffer.append(chunk.data(), got);
+    if (!decided) {
+      // The first non-blank line decides: "LABEL: ..." (pdsh, clush, srun --label) or not.
+      std::size_t first = buffer.find_first_not_of(" \t\r\n");
+      std::size_t eol = first == std::string::npos ? std::string::npos : buffer.find('\n', first);
+      if (eol == std::string::npos && !eof) continue;
+      decided = true;
+      labelled = first != std::string::npos && !split_labelled_lines(std::string_view(buffer).substr(first, eol == std::string::npos ? std::string::npos : eol - first + 1)).empty();
+    }
+    if (labelled) continue;  // read whole below: one node's lines are spread over the stream
+    // Everything before the last line that starts with '{' is whole reports (or garbage).
+    std::size_t cut = eof ? buffer.size() : buffer.rfind("\n{");
+    if (cut == std::string::npos || cut == 0) {
+      if (buffer.size() <= 2 * k_max_report_bytes) continue;
+      cut = buffer.size();  // one value past the limit: its parse says so, and the stream goes on
+    }
+    read_report_stream(std::string_view(buffer).substr(0, cut), source, into, &at);
+    std::size_t keep = cut < buffer.size() ? cut + 1 : buffer.size();
+    at.bytes += keep;
+    buffer.erase(0, keep);
+  }
+  if (labelled) read_report_stream(buffer, source, into);
+}
+
 FleetInput read_reports(const std::vector<std::string>& paths, std::istream& standard_input) {
   FleetInput in;
   auto fs = sys::make_rooted_file_system("/");
   std::vector<std::string> files;
   for (const auto& p : paths) {
     if (p == "-") {
-      std::string text;
-      std::string chunk(1 << 16, '\0');
-      while (standard_input.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || standard_input.gcount() > 0) {
-        text.append(chunk.data(), static_cast<std::size_t>(standard_input.gcount()));
-      }
-      read_report_stream(text, "stdin", in);
+      read_report_input(standard_input, "stdin", in);
       continue;
     }
     std::string abs = absolute(p);

@@ -19,8 +19,20 @@ namespace gpudoctor::fleet {
 // skipped) are reports. "-" reads standard input.
 FleetInput read_reports(const std::vector<std::string>& paths, std::istream& standard_input);
 
+// Where a piece of a longer stream starts: its byte offset and how many reports came before it.
+struct StreamPosition {
+  std::size_t bytes = 0;
+  std::size_t reports = 0;
+  bool piece = false;  // a piece of a stream: its reports are numbered even when it holds one
+};
+
 // Reads every report in a stream's text. `source` names it in messages.
-void read_report_stream(std::string_view text, std::string_view source, FleetInput& into);
+void read_report_stream(std::string_view text, std::string_view source, FleetInput& into, StreamPosition* at = nullptr);
+
+// Reads reports from `in` as they come: a stream of JSON values (JSON lines, reports one after
+// another) is read piece by piece, each piece ending where a line starts with '{', so memory holds
+// one report and one chunk, however long the stream; a labelled stream (pdsh, clush) is read whole.
+void read_report_input(std::istream& in, std::string_view source, FleetInput& into);
 
 // Lines of the form "LABEL: text" (pdsh, clush, srun --label) grouped by label, in order of first
 // appearance; empty when the text is not labelled that way (its first non-blank line starts with '{').

@@ -363,14 +363,14 @@ sys::Expected<NodeReport> parse_node_report(std::string_view json, std::string s
   return r;
 }
 
-JsonValues split_json_values(std::string_view text) {
+JsonValues split_json_values(std::string_view text, std::size_t base) {
   JsonValues out;
   std::size_t i = 0;
   std::size_t garbage_start = std::string_view::npos;
   auto flush_garbage = [&](std::size_t end) {
     if (garbage_start == std::string_view::npos) return;
     std::string_view g = text.substr(garbage_start, end - garbage_start);
-    out.garbage.push_back(fmt::format("bytes {}-{} are not a JSON report: \"{}\"", garbage_start, end,
+    out.garbage.push_back(fmt::format("bytes {}-{} are not a JSON report: \"{}\"", base + garbage_start, base + end,
                                       util::printable(g.substr(0, 60))));
     garbage_start = std::string_view::npos;
   };

@@ -66,6 +66,7 @@ struct JsonValues {
   std::vector<std::string_view> values;
   std::vector<std::string> garbage;
 };
-JsonValues split_json_values(std::string_view text);
+// `base`: the text's offset in the whole stream, for the byte ranges named in `garbage`.
+JsonValues split_json_values(std::string_view text, std::size_t base = 0);
 
 }  // namespace gpudoctor::fleet

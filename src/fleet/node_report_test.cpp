@@ -1,8 +1,11 @@
 #include <fleet/collect.hpp>
 #include <fleet/node_report.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <sstream>
 
 namespace gpudoctor::fleet {
 namespace {
@@ -130,6 +133,33 @@ TEST(NodeReport, ATruncatedReportInAStreamLosesOnlyItself) {
     EXPECT_EQ(in.reports.size(), 3u) << cut;
     EXPECT_EQ(in.problems.size(), 1u) << cut;
   }
+}
+
+// Standard input is read piece by piece (1 MiB chunks): 300 reports of which one is cut short are
+// all read but that one, as from one string, and a labelled stream still works.
+TEST(Collect, StandardInputIsReadAsItComes) {
+  std::string text;
+  std::string big_field(20000, 'x');
+  for (int i = 0; i < 300; ++i) {
+    auto r = report(fmt::format("node{:03}", i));
+    r["padding"] = big_field;  // 300 x 20 KB: several chunks
+    std::string line = r.dump();
+    if (i == 150) line = line.substr(0, 5000);
+    text += line + "\n";
+  }
+  text += "WARNING: stray line\n";
+  std::istringstream in(text);
+  FleetInput got = read_reports({"-"}, in);
+  EXPECT_EQ(got.reports.size(), 299u);
+  ASSERT_EQ(got.problems.size(), 2u);
+  EXPECT_NE(got.problems[0].reason.find("stdin report 151"), std::string::npos) << got.problems[0].reason;
+  EXPECT_NE(got.problems[1].reason.find("not a JSON report"), std::string::npos) << got.problems[1].reason;
+  std::string pdsh;
+  for (std::string host : {"gpu1", "gpu2"}) pdsh += host + ": " + report("localhost").dump() + "\n";
+  std::istringstream labelled(pdsh);
+  FleetInput l = read_reports({"-"}, labelled);
+  ASSERT_EQ(l.reports.size(), 2u);
+  EXPECT_EQ(l.reports[0].node, "gpu1");
 }
 
 TEST(Collect, PdshOutputIsDemultiplexedByHost) {
