@@ -127,31 +127,40 @@ void read_report_stream(std::string_view text, std::string_view source, FleetInp
   }
 }
 
-void read_report_input(std::istream& in, std::string_view source, FleetInput& into) {
-  constexpr std::size_t k_chunk = 1u << 20;
+void read_report_input(std::istream& in, std::string_view source, FleetInput& into, std::size_t chunk_bytes) {
   std::string buffer;
-  std::string chunk(k_chunk, '\0');
+  std::string chunk(std::max<std::size_t>(chunk_bytes, 1), '\0');
   StreamPosition at;
   at.piece = true;
   bool decided = false;
   bool labelled = false;
   bool eof = false;
+  std::size_t searched = 0;
   while (!eof) {
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     auto got = static_cast<std::size_t>(in.gcount());
     eof = got == 0 || !in;
+    const std::size_t before = buffer.size();
     buffer.append(chunk.data(), got);
     if (!decided) {
-      // The first non-blank line decides: "LABEL: ..." (pdsh, clush, srun --label) or not.
+      // The first non-blank line decides: "LABEL: ..." (pdsh, clush, srun --label) or not. Only the
+      // new bytes are searched for its end.
       std::size_t first = buffer.find_first_not_of(" \t\r\n");
-      std::size_t eol = first == std::string::npos ? std::string::npos : buffer.find('\n', first);
+      std::size_t eol = first == std::string::npos ? std::string::npos : buffer.find('\n', std::max(first, before));
       if (eol == std::string::npos && !eof) continue;
       decided = true;
       labelled = first != std::string::npos && !split_labelled_lines(std::string_view(buffer).substr(first, eol == std::string::npos ? std::string::npos : eol - first + 1)).empty();
     }
     if (labelled) continue;  // read whole below: one node's lines are spread over the stream
     // Everything before the last line that starts with '{' is whole reports (or garbage).
-    std::size_t cut = eof ? buffer.size() : buffer.rfind("\n{");
+    std::size_t cut = buffer.size();
+    if (!eof) {
+      // The buffer up to `searched` holds no "\n{" (it would have been cut there): only what came
+      // after it is searched, so a long report read in small chunks costs no more than once.
+      auto found = std::string_view(buffer).substr(searched).rfind("\n{");
+      cut = found == std::string_view::npos ? std::string::npos : searched + found;
+      searched = buffer.size() - 1;
+    }
     if (cut == std::string::npos || cut == 0) {
       if (buffer.size() <= 2 * k_max_report_bytes) continue;
       cut = buffer.size();  // one value past the limit: its parse says so, and the stream goes on
@@ -160,6 +169,7 @@ void read_report_input(std::istream& in, std::string_view source, FleetInput& in
     std::size_t keep = cut < buffer.size() ? cut + 1 : buffer.size();
     at.bytes += keep;
     buffer.erase(0, keep);
+    searched = buffer.empty() ? 0 : buffer.size() - 1;
   }
   if (labelled) read_report_stream(buffer, source, into);
 }

@@ -32,7 +32,8 @@ void read_report_stream(std::string_view text, std::string_view source, FleetInp
 // Reads reports from `in` as they come: a stream of JSON values (JSON lines, reports one after
 // another) is read piece by piece, each piece ending where a line starts with '{', so memory holds
 // one report and one chunk, however long the stream; a labelled stream (pdsh, clush) is read whole.
-void read_report_input(std::istream& in, std::string_view source, FleetInput& into);
+// `chunk`: how much is read at a time.
+void read_report_input(std::istream& in, std::string_view source, FleetInput& into, std::size_t chunk = 1u << 20);
 
 // Lines of the form "LABEL: text" (pdsh, clush, srun --label) grouped by label, in order of first
 // appearance; empty when the text is not labelled that way (its first non-blank line starts with '{').
