@@ -190,7 +190,8 @@ TEST_F(ExplainCommand, VersionReasoningOnNativeWindowsAndAContainerWithoutGpus) 
   ASSERT_FALSE(s.at("findings").empty()) << sif.out;
   EXPECT_EQ(s["findings"][0]["id"], "container.no_gpu") << sif.out;
   Result nv = run("explain --json < " + write_file("explain_sif_nv.md", "$ singularity exec --nv train.sif python3 train.py\n"));
-  for (const auto& f : nlohmann::json::parse(nv.out).at("findings")) EXPECT_NE(f["id"], "container.no_gpu") << nv.out;
+  auto nv_json = nlohmann::json::parse(nv.out);  // kept alive: the loop runs over a part of it
+  for (const auto& f : nv_json.at("findings")) EXPECT_NE(f["id"], "container.no_gpu") << nv.out;
 }
 
 // Binary, NUL bytes, invalid UTF-8 and a 20 MB line without a newline: a clear answer, no crash.
