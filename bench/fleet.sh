@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `gpudoctor fleet` joining N generated node reports (default 10,000): median wall time of RUNS runs
-# and the peak memory, beside jq reading the same files for their host and finding ids (a peer that
+# and the peak memory (from files, and as one stream on standard input), beside jq reading the same files for their host and finding ids (a peer that
 # parses every report and joins nothing) in the same run.
 #
 #   bench/fleet.sh [GPUDOCTOR] [NODES] [RUNS]
@@ -58,3 +58,8 @@ echo "reports: $nodes, $((bytes / 1048576)) MB; runs: $runs; cores: $(nproc)"
 echo "gpudoctor fleet: median ${fleet_s} s, $(awk -v b="$bytes" -v s="$fleet_s" 'BEGIN {printf "%.0f", b / 1048576 / s}') MB/s, peak RSS $((rss_kb / 1024)) MB"
 echo "jq (peer):       median ${jq_s} s"
 echo "fleet / jq wall time: $(awk -v a="$fleet_s" -v b="$jq_s" 'BEGIN {printf "%.2f", a / b}')"
+# The same reports as one stream on standard input (pretty-printed, one after another, as `cat` or a
+# DaemonSet's log gives them): read piece by piece, so its peak memory must not grow with the stream.
+stdin_s=$(time_runs sh -c "cat '$work'/reports/* | '$gpudoctor' fleet -" | median)
+stdin_rss_kb=$({ cat "$work"/reports/* | /usr/bin/time -f %M "$gpudoctor" fleet - 2>&1 >/dev/null || true; } | tail -1)
+echo "gpudoctor fleet - (one stream on stdin): median ${stdin_s} s, peak RSS $((stdin_rss_kb / 1024)) MB"

@@ -152,24 +152,29 @@ void read_report_input(std::istream& in, std::string_view source, FleetInput& in
       labelled = first != std::string::npos && !split_labelled_lines(std::string_view(buffer).substr(first, eol == std::string::npos ? std::string::npos : eol - first + 1)).empty();
     }
     if (labelled) continue;  // read whole below: one node's lines are spread over the stream
-    // Everything before the last line that starts with '{' is whole reports (or garbage).
+    // Everything before the last '{' that starts a line or follows a '}' ("}{": reports written with
+    // no newline between them, as `cat` joins files) is whole reports (or garbage).
     std::size_t cut = buffer.size();
     if (!eof) {
-      // The buffer up to `searched` holds no "\n{" (it would have been cut there): only what came
+      // The buffer up to `searched` holds no such '{' (it would have been cut there): only what came
       // after it is searched, so a long report read in small chunks costs no more than once.
-      auto found = std::string_view(buffer).substr(searched).rfind("\n{");
-      cut = found == std::string_view::npos ? std::string::npos : searched + found;
+      std::string_view fresh = std::string_view(buffer).substr(searched);
+      std::size_t found = std::string_view::npos;
+      for (std::string_view boundary : {"\n{", "}{"}) {
+        auto f = fresh.rfind(boundary);
+        if (f != std::string_view::npos && (found == std::string_view::npos || f > found)) found = f;
+      }
+      cut = found == std::string_view::npos ? std::string::npos : searched + found + 1;  // at the '{'
       searched = buffer.size() - 1;
     }
-    if (cut == std::string::npos || cut == 0) {
+    if (cut == std::string::npos) {
       if (buffer.size() <= 2 * k_max_report_bytes) continue;
       cut = buffer.size();  // one value past the limit: its parse says so, and the stream goes on
     }
     read_report_stream(std::string_view(buffer).substr(0, cut), source, into, &at);
-    std::size_t keep = cut < buffer.size() ? cut + 1 : buffer.size();
-    at.bytes += keep;
-    buffer.erase(0, keep);
-    searched = buffer.empty() ? 0 : buffer.size() - 1;
+    at.bytes += cut;
+    buffer.erase(0, cut);
+    searched = 0;  // the rest starts with the '{' just found, and holds no boundary after it
   }
   if (labelled) read_report_stream(buffer, source, into);
 }

@@ -154,6 +154,17 @@ TEST(Collect, StandardInputIsReadAsItComes) {
   ASSERT_EQ(got.problems.size(), 2u);
   EXPECT_NE(got.problems[0].reason.find("stdin report 151"), std::string::npos) << got.problems[0].reason;
   EXPECT_NE(got.problems[1].reason.find("not a JSON report"), std::string::npos) << got.problems[1].reason;
+  // Pretty-printed reports joined with no newline between them (`cat` of files without one).
+  std::string joined;
+  for (int i = 0; i < 50; ++i) {
+    auto r = report(fmt::format("node{:03}", i));
+    r["padding"] = big_field;
+    joined += r.dump(2);
+  }
+  std::istringstream cat(joined);
+  FleetInput c = read_reports({"-"}, cat);
+  EXPECT_EQ(c.reports.size(), 50u);
+  EXPECT_TRUE(c.problems.empty()) << (c.problems.empty() ? "" : c.problems[0].reason);
   std::string pdsh;
   for (std::string host : {"gpu1", "gpu2"}) pdsh += host + ": " + report("localhost").dump() + "\n";
   std::istringstream labelled(pdsh);
