@@ -108,7 +108,10 @@ std::vector<SlurmNode> parse_sinfo(std::string_view text) {
 bool schedulable(const SlurmNode& node) {
   if (!node.state.empty() && node.state.back() == '*') return false;  // not responding
   std::string s = slurm_base_state(node.state);
-  for (std::string_view bad : {"drain", "down", "fail", "maint", "reboot", "unknown", "inval", "future", "power", "planned"})
+  // "allocated": every CPU is in a job, so a step of a new job would wait there, and the one srun
+  // for all nodes with it ("mixed" nodes have room).
+  for (std::string_view bad : {"drain", "down", "fail", "maint", "reboot", "unknown", "inval", "future", "power", "planned",
+                               "allocated"})
     if (s.find(bad) != std::string::npos) return false;
   return !s.empty();
 }
@@ -141,8 +144,10 @@ sys::Expected<SlurmGather> gather_with_srun(const SlurmGatherOptions& o) {
     if (schedulable(n)) {
       runnable.push_back(n.name);
     } else {
+      bool busy = slurm_base_state(n.state).find("allocated") != std::string::npos;
       g.input.problems.push_back({NodeProblem::Kind::unreachable, n.name, "sinfo",
-                                  fmt::format("sinfo: {}{}", n.state, n.reason == "none" ? "" : " (" + n.reason + ")")});
+                                  fmt::format("sinfo: {}{}{}", n.state, n.reason == "none" ? "" : " (" + n.reason + ")",
+                                              busy ? ": every CPU is in a job, so no check can start there now (not checked)" : "")});
     }
   }
   g.description = fmt::format("srun on {} of {} nodes{}", runnable.size(), nodes.size(),

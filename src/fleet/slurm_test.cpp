@@ -60,14 +60,15 @@ TEST(SlurmHealth, SeveralErrorsNameTheRootCauseAndCount) {
 
 TEST(Sinfo, ParsesStatesAndSchedulability) {
   auto nodes = parse_sinfo("node1|idle|none\nnode2|drained|gpudoctor: driver.uvm_missing\nnode3|idle*|Not responding\n"
-                           "node1|idle|none\nnode4|mixed|none\nnode5|down|reboot\n");
-  ASSERT_EQ(nodes.size(), 5u);
+                           "node1|idle|none\nnode4|mixed|none\nnode5|down|reboot\nnode6|allocated|none\n");
+  ASSERT_EQ(nodes.size(), 6u);
   EXPECT_EQ(nodes[1].reason, "gpudoctor: driver.uvm_missing");
   EXPECT_TRUE(schedulable(nodes[0]));
   EXPECT_FALSE(schedulable(nodes[1]));
   EXPECT_FALSE(schedulable(nodes[2]));
   EXPECT_TRUE(schedulable(nodes[3]));
   EXPECT_FALSE(schedulable(nodes[4]));
+  EXPECT_FALSE(schedulable(nodes[5])) << "a fully allocated node would hold the one srun for all nodes";
 }
 
 }  // namespace
