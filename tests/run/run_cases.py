@@ -214,8 +214,11 @@ def case_sigint_forwarded(gpd, work):
     check(p.returncode == 5, f"exit {p.returncode}, want the child's 5")
     check(out == b"sigints 1\n", f"the child got exactly one SIGINT: {out!r}")
     # SIGTERM to gpudoctor ends a child that does not catch it: 143.
-    p = subprocess.Popen([gpd, "run", "--", "sleep", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(0.5)
+    # The signal is sent once the child has started (so gpudoctor's relay is in place): a fixed sleep
+    # was shorter than a sanitizer build's start-up, and the SIGTERM then killed gpudoctor itself.
+    p = subprocess.Popen([gpd, "run", "--", "sh", "-c", "echo ready; exec sleep 30"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    check(p.stdout.readline() == b"ready\n", "child started")
     p.send_signal(signal.SIGTERM)
     p.communicate(timeout=60)
     check(p.returncode == 143, f"exit {p.returncode}, want 143")
