@@ -21,6 +21,28 @@ TEST(Config, TableHeaderWithoutAKeyIsAnErrorNotAnAssertion) {
   EXPECT_TRUE(ok) << ok.error().message;
 }
 
+// Found by the scan fuzz target: toml++ 3.3 reaches an "unreachable" on some non-ASCII characters
+// outside strings (U+026C, bytes C9 AC). TOML allows none there; they are refused with their line,
+// while non-ASCII text inside every kind of string and in comments still parses.
+TEST(Config, NonAsciiOutsideStringsIsAnErrorNotUndefinedBehaviour) {
+  for (const char* text : {"\xc9\xac", "[tool]\na = 1\nb\xc9\xac = 2\n", "[tool]\na = \"x\"\xd0\x96\n",
+                           "x = '''\n\xc3\xa9'''\n\xef\xbb\x80 = 1\n"}) {
+    auto c = parse_config(text, "pyproject.toml");
+    ASSERT_FALSE(c) << text;
+    EXPECT_NE(c.error().message.find("non-ASCII character outside a string"), std::string::npos) << c.error().message;
+  }
+  auto line = parse_config("[tool]\na = 1\nb\xc9\xac = 2\n", "pyproject.toml");
+  ASSERT_FALSE(line);
+  EXPECT_NE(line.error().message.find("pyproject.toml:3:"), std::string::npos) << line.error().message;
+  auto ok = parse_config("# caf\xc3\xa9\n[other]\n\"k\xc3\xa9\" = \"v\xc3\xa9 \\\" still\"\n"
+                         "m = \"\"\"\n\xc3\xa9\n\"\"\"\nl = 'x\xc3\xa9'\nml = '''\n\xc9\xac\n'''\n"
+                         "[tool.gpudoctor]\nexclude = [\"d\xc3\xa9j\xc3\xa0\"] # \xc9\xac\n",
+                         "pyproject.toml");
+  ASSERT_TRUE(ok) << ok.error().message;
+  ASSERT_EQ(ok->exclude.size(), 1U);
+  EXPECT_EQ(ok->exclude[0], "d\xc3\xa9j\xc3\xa0");
+}
+
 TEST(Config, ReadsToolGpudoctorTable) {
   auto c = parse_config(R"(
 [project]
