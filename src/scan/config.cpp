@@ -88,60 +88,110 @@ std::optional<std::string> bad_table_header(std::string_view text) {
   return std::nullopt;
 }
 
-// toml++ 3.3 also assumes that a non-ASCII character outside a string or a comment is one of the
-// Unicode spaces it knows: U+026C there (bytes C9 AC) reaches a TOML_UNREACHABLE in its generated
-// whitespace table, undefined behaviour in a release build (found by tests/fuzz scan_fuzzer). TOML
-// 1.0 allows no such character there (bare keys and values are ASCII), so it is refused here, with
-// its line, before toml++ reads the text.
-std::optional<std::string> non_ascii_outside_strings(std::string_view text) {
+// toml++ 3.3 also assumes that a non-ASCII character it tests for whitespace is one of the Unicode
+// spaces it knows: others (U+026C, bytes C9 AC, among them) reach a TOML_UNREACHABLE in its
+// generated table, undefined behaviour in a release build (found by tests/fuzz scan_fuzzer). It
+// tests any character it reads outside a string, and after a syntax error even characters inside
+// what was meant as one. So toml++ is only ever given ASCII, with the same meaning: a non-ASCII
+// character in a basic string (or quoted key) becomes its \u escape, a literal string that holds one
+// becomes the equivalent basic string, one in a comment becomes '?'. Outside strings and comments
+// TOML 1.0 allows none: that is an error here, with its line. Invalid UTF-8 is an error too.
+sys::Expected<std::string> ascii_toml(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
   std::size_t line = 1;
   std::size_t i = 0;
+  auto fail = [&](std::string_view what) {
+    return sys::Error{sys::ErrorCode::invalid, fmt::format("{}: {}", line, what)};
+  };
+  // The code point at i (advancing i), or nullopt for invalid UTF-8.
+  auto code_point = [&]() -> std::optional<char32_t> {
+    auto b = static_cast<unsigned char>(text[i]);
+    std::size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return std::nullopt;
+    char32_t c = b & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      auto cb = static_cast<unsigned char>(text[i + k]);
+      if ((cb & 0xC0) != 0x80) return std::nullopt;
+      c = (c << 6) | (cb & 0x3F);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF)) return std::nullopt;
+    i += n;
+    return c;
+  };
+  auto escape = [](char32_t c) { return c <= 0xFFFF ? fmt::format("\\u{:04X}", static_cast<std::uint32_t>(c)) : fmt::format("\\U{:08X}", static_cast<std::uint32_t>(c)); };
   auto starts = [&](std::string_view what) { return text.substr(i, what.size()) == what; };
-  auto skip_until = [&](std::string_view close, bool escapes) {
+  // A string from i (past its opening delimiter) to its closing one, written as a basic string.
+  auto string = [&](std::string_view close, bool literal) -> std::optional<sys::Error> {
+    const bool one_line = close.size() == 1;
     while (i < text.size()) {
-      if (escapes && text[i] == '\\' && i + 1 < text.size()) {
+      char c = text[i];
+      if (!literal && c == '\\' && i + 1 < text.size()) {
+        if (static_cast<unsigned char>(text[i + 1]) >= 0x80) {  // toml++ reports the bad escape; keep it ASCII
+          out += "\\?";
+          ++i;
+          if (!code_point()) return fail("invalid UTF-8");
+          continue;
+        }
         if (text[i + 1] == '\n') ++line;
+        out.append(text.substr(i, 2));
         i += 2;
         continue;
       }
       if (starts(close)) {
+        out += literal ? (one_line ? "\"" : "\"\"\"") : std::string(close);
         i += close.size();
-        return;
+        return std::nullopt;
       }
-      if (text[i] == '\n') {
-        if (close.size() == 1) return;  // a one-line string ends at the line; toml++ reports it
+      if (c == '\n') {
+        if (one_line) return std::nullopt;  // the string ends at the line; toml++ reports it
         ++line;
       }
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        auto cp = code_point();
+        if (!cp) return fail("invalid UTF-8");
+        out += escape(*cp);
+        continue;
+      }
+      if (literal && (c == '\\' || c == '"')) out += '\\';
+      out += c;
       ++i;
     }
+    return std::nullopt;
   };
   while (i < text.size()) {
     char c = text[i];
     if (c == '\n') {
       ++line;
+      out += c;
       ++i;
     } else if (c == '#') {
-      while (i < text.size() && text[i] != '\n') ++i;
-    } else if (starts(R"(""")")) {
+      while (i < text.size() && text[i] != '\n') {
+        auto b = static_cast<unsigned char>(text[i]);
+        if (b >= 0x80) {
+          if (!code_point()) return fail("invalid UTF-8");
+          out += '?';
+        } else {
+          out += text[i++];
+        }
+      }
+    } else if (starts(R"(""")") || starts("'''")) {
+      bool literal = c == '\'';
+      out += R"(""")";
       i += 3;
-      skip_until(R"(""")", true);
-    } else if (starts("'''")) {
-      i += 3;
-      skip_until("'''", false);
-    } else if (c == '"') {
+      if (auto e = string(literal ? "'''" : R"(""")", literal)) return *e;
+    } else if (c == '"' || c == '\'') {
+      out += '"';
       ++i;
-      skip_until("\"", true);
-    } else if (c == '\'') {
-      ++i;
-      skip_until("'", false);
+      if (auto e = string(c == '"' ? "\"" : "'", c == '\'')) return *e;
     } else if (static_cast<unsigned char>(c) >= 0x80) {
-      return fmt::format("{}: a non-ASCII character outside a string or a comment (TOML allows it only in quotes)",
-                         line);
+      return fail("a non-ASCII character outside a string or a comment (TOML allows it only in quotes)");
     } else {
+      out += c;
       ++i;
     }
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace
@@ -149,10 +199,11 @@ std::optional<std::string> non_ascii_outside_strings(std::string_view text) {
 sys::Expected<ScanConfig> parse_config(std::string_view toml_text, const std::string& origin) {
   ScanConfig config;
   if (auto bad = bad_table_header(toml_text)) return sys::Error{sys::ErrorCode::invalid, origin + ":" + *bad};
-  if (auto bad = non_ascii_outside_strings(toml_text)) return sys::Error{sys::ErrorCode::invalid, origin + ":" + *bad};
+  auto ascii = ascii_toml(toml_text);
+  if (!ascii) return sys::Error{sys::ErrorCode::invalid, origin + ":" + ascii.error().message};
   toml::table doc;
   try {
-    doc = toml::parse(toml_text, origin);
+    doc = toml::parse(*ascii, origin);
   } catch (const toml::parse_error& e) {
     std::ostringstream os;
     os << origin << ":" << e.source().begin.line << ": " << e.description();

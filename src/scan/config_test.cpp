@@ -22,8 +22,10 @@ TEST(Config, TableHeaderWithoutAKeyIsAnErrorNotAnAssertion) {
 }
 
 // Found by the scan fuzz target: toml++ 3.3 reaches an "unreachable" on some non-ASCII characters
-// outside strings (U+026C, bytes C9 AC). TOML allows none there; they are refused with their line,
-// while non-ASCII text inside every kind of string and in comments still parses.
+// it tests for whitespace (U+026C, bytes C9 AC): outside strings, and after a syntax error inside
+// them too. Outside strings TOML allows none: they are refused with their line. Everywhere else
+// toml++ gets them escaped, so non-ASCII text in every kind of string and in comments still parses,
+// to the same value.
 TEST(Config, NonAsciiOutsideStringsIsAnErrorNotUndefinedBehaviour) {
   for (const char* text : {"\xc9\xac", "[tool]\na = 1\nb\xc9\xac = 2\n", "[tool]\na = \"x\"\xd0\x96\n",
                            "x = '''\n\xc3\xa9'''\n\xef\xbb\x80 = 1\n"}) {
@@ -36,11 +38,18 @@ TEST(Config, NonAsciiOutsideStringsIsAnErrorNotUndefinedBehaviour) {
   EXPECT_NE(line.error().message.find("pyproject.toml:3:"), std::string::npos) << line.error().message;
   auto ok = parse_config("# caf\xc3\xa9\n[other]\n\"k\xc3\xa9\" = \"v\xc3\xa9 \\\" still\"\n"
                          "m = \"\"\"\n\xc3\xa9\n\"\"\"\nl = 'x\xc3\xa9'\nml = '''\n\xc9\xac\n'''\n"
-                         "[tool.gpudoctor]\nexclude = [\"d\xc3\xa9j\xc3\xa0\"] # \xc9\xac\n",
+                         "[tool.gpudoctor]\nexclude = [\"d\xc3\xa9j\xc3\xa0\", 'caf\xc3\xa9\\\"*', \"\xf0\x9f\x98\x80\"] # \xc9\xac\n",
                          "pyproject.toml");
   ASSERT_TRUE(ok) << ok.error().message;
-  ASSERT_EQ(ok->exclude.size(), 1U);
-  EXPECT_EQ(ok->exclude[0], "d\xc3\xa9j\xc3\xa0");
+  EXPECT_EQ(ok->exclude, (std::vector<std::string>{"d\xc3\xa9j\xc3\xa0", "caf\xc3\xa9\\\"*", "\xf0\x9f\x98\x80"}));
+  // The fuzz target's reproducer: a bad value, then a string holding U+048B.
+  auto fuzz = parse_config("[tool.gpudoctor]\nselect =0[\"code\xd2\x8bstep\"]\n", "pyproject.toml");
+  EXPECT_FALSE(fuzz);
+  for (const char* bad : {"a = \"\xff\"\n", "# \xc3\n", "a = '\xe2\x82'\n"}) {
+    auto c = parse_config(bad, "pyproject.toml");
+    ASSERT_FALSE(c) << bad;
+    EXPECT_NE(c.error().message.find("invalid UTF-8"), std::string::npos) << c.error().message;
+  }
 }
 
 TEST(Config, ReadsToolGpudoctorTable) {
