@@ -145,6 +145,12 @@ void check_too_old_for_runtime(const Facts& f, FindingSink& out) {
   int driver_cuda = f.driver.cuda.driver_version.value_or(0);
   if (driver_cuda <= 0) driver_cuda = f.driver.nvml.cuda_driver_version.value_or(0);
   if (driver_cuda <= 0) driver_cuda = rt.driver_version.value_or(0);
+  // Else the newest CUDA release the driver's version serves (data/cuda_driver_versions.tsv).
+  bool cuda_from_table = false;
+  if (driver_cuda <= 0 && !view.driver_version().empty()) {
+    driver_cuda = cuda_of_driver(view.driver_version()).value_or(0);
+    cuda_from_table = driver_cuda > 0;
+  }
   if (support == DriverSupport::unknown && driver_cuda > 0) {
     support = driver_support_by_cuda(runtime, driver_cuda);
     driver_text = fmt::format("driver supports CUDA {}", cuda_version_string(driver_cuda));
@@ -152,7 +158,11 @@ void check_too_old_for_runtime(const Facts& f, FindingSink& out) {
   if (support == DriverSupport::full || support == DriverSupport::unknown) return;
   std::vector<std::string> evidence = {driver_text,
                                        fmt::format("CUDA runtime {} ({})", runtime, rt.library.path.value_or(rt.library.requested))};
-  if (driver_cuda > 0) evidence.push_back(fmt::format("the driver's CUDA version: {}", cuda_version_string(driver_cuda)));
+  if (driver_cuda > 0) {
+    evidence.push_back(cuda_from_table ? fmt::format("driver {} serves CUDA up to {} (data/cuda_driver_versions.tsv)",
+                                                     view.driver_version(), cuda_version_string(driver_cuda))
+                                       : fmt::format("the driver's CUDA version: {}", cuda_version_string(driver_cuda)));
+  }
   auto req = driver_requirement(runtime);
   if (req) {
     evidence.push_back(fmt::format("CUDA {} ships with driver {}{}", req->cuda, req->driver,

@@ -26,7 +26,7 @@ DriverView::DriverView(const facts::Facts& f) {
   const auto& nvml = f.driver.nvml;
   if (nvml.driver_version) {
     m_driver_version = *nvml.driver_version;
-    m_driver_version_source = "nvmlSystemGetDriverVersion";
+    m_driver_version_source = f.meta.from_text ? "as the text shows" : "nvmlSystemGetDriverVersion";
   } else if (!f.environment.kernel.nvidia_version.empty()) {
     m_driver_version = f.environment.kernel.nvidia_version;
     m_driver_version_source = "/proc/driver/nvidia/version";

@@ -4,7 +4,7 @@
 
 namespace gpudoctor::facts {
 
-GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(MetaFacts, hostname, os_pretty_name, root)
+GPUDOCTOR_JSON_TYPE_WITH_DEFAULT(MetaFacts, hostname, os_pretty_name, root, from_text)
 
 void to_json(nlohmann::json& j, const Facts& f) {
   j = nlohmann::json{{"schema_version", k_facts_schema_version},

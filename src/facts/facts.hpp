@@ -16,6 +16,7 @@ struct MetaFacts {
   Known<std::string> hostname;   // /proc/sys/kernel/hostname of the (captured) machine
   Known<std::string> os_pretty_name;  // /etc/os-release PRETTY_NAME
   std::string root = "/";        // the root the facts were read under
+  bool from_text = false;        // read from a pasted text (explain), not probed on a machine
   bool operator==(const MetaFacts&) const = default;
 };
 

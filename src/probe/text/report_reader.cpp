@@ -23,6 +23,12 @@
 //   the CPU and GPU packages share one import directory, so both together matter;
 // - a Python REPL: ">>> torch.__version__" then "'2.1.0+cu121'", ">>> torch.version.cuda" then
 //   "'12.1'" or nothing (None), ">>> torch.cuda.is_available()" then "False".
+// - packages that carry a CUDA runtime, in pip and conda lists, install lines and wheel index URLs:
+//   nvidia-cuda-runtime-cu12 (its version is CUDA's), conda's cudatoolkit,
+//   cuda-cudart and cuda-runtime, cuda-python / cuda-bindings, cupy-cuda117 / cupy-cuda12x,
+//   paddlepaddle-gpu 2.5.1.post117, jaxlib 0.4.13+cuda12.cudnn89, jax-cuda12-plugin, and
+//   llama-cpp-python's ".../whl/cu121" index: the CUDA runtime the program loads, judged against the
+//   driver like a libcudart found on a live machine.
 #include <probe/text/report_reader.hpp>
 
 #include <fmt/format.h>
@@ -97,6 +103,19 @@ struct Patterns {
   RE2 cuda_cudnn_field{R"((?i)^[-*\s]*CUDA/cuDNN version\s*:\s*(?:CUDA\s*)?v?(\d+)\.(\d+)\b)"};
   RE2 ort_package{R"((?:^|[\s'"(=])(onnxruntime(?:[-_]gpu|[-_]directml|[-_]openvino|[-_]silicon)?)(?:==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 quoted{R"(^(?:Out\[\d+\]:\s*)?'?([^'\s]+)'?\s*$)"};
+  // Packages whose version is the CUDA version of the runtime they carry: pip's "name==12.1.105",
+  // pip list's and conda list's "name   12.1.105", conda install's "name=11.3".
+  RE2 runtime_package{
+      R"((?:^|[\s'"(\[])(nvidia-cuda-runtime-cu\d+|cudatoolkit|cuda-cudart|cuda-runtime|cuda-python|cuda-bindings)(?:===?|\s+|=)v?(\d+)\.(\d+)\b)"};
+  // "cupy-cuda117", "cupy-cuda102", "cupy-cuda12x" (any 12.x runtime).
+  RE2 cupy_package{R"(\bcupy-cuda(\d{2,3}|\d{2}x)\b)"};
+  // paddlepaddle-gpu's local versions name CUDA: "2.5.1.post117" is CUDA 11.7 ("post107" and older
+  // two-digit tags name CUDA and cuDNN together, and are not read).
+  RE2 paddle_post{R"(paddlepaddle-gpu(?:===?|\s+)v?\d+\.\d+\.\d+\.post(10[12]|1[12]\d)\b)"};
+  // jaxlib's CUDA builds: "0.4.13+cuda12.cudnn89", "0.1.57+cuda102"; the plugin "jax-cuda12-plugin".
+  RE2 jaxlib_cuda{R"(\bjaxlib(?:===?|\s+)v?\d+\.\d+\.\d+\+cuda(\d{2,3})\b)"};
+  RE2 jax_plugin{R"(\bjax-cuda(\d{2})-(?:plugin|pjrt)\b)"};
+  RE2 llama_index{R"(/whl/cu(\d{3})\b)"};
 };
 
 const Patterns& patterns() {
@@ -222,7 +241,9 @@ constexpr Keyword k_keywords[] = {
     {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
     {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
     {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1},
-    {"ingularity", 3}, {"pptainer", 2}};
+    {"ingularity", 3}, {"pptainer", 2},
+    {"cudatoolkit", 4}, {"cuda-runtime", 5}, {"cuda-cudart", 4}, {"cuda-python", 4}, {"cuda-bindings", 4},
+    {"cupy-cuda", 1},  {"paddle-gpu", 2},   {"jaxlib", 0},      {"jax-cuda", 0}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -562,11 +583,79 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       contains("NVIDIA_VISIBLE_DEVICES") || contains("--gpus") || contains("driver: nvidia")) {
     m_spec_asks_gpu = true;
   }
+  read_runtime_package(line, number);
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
     note(number, "PyTorch index URL for " + a);
   }
+}
+
+// A package that carries a CUDA runtime (see the list at the top). The text may name several (a
+// torch wheel's nvidia-cuda-runtime-cu12 next to cupy-cuda11x): the newest is kept, since it is the
+// first the driver fails to serve. A major-only name ("cupy-cuda12x") stands for that major's
+// first release, the least any of its builds needs.
+void ReportReader::read_runtime_package(std::string_view line, std::size_t number) {
+  auto contains = [&](std::string_view w) { return line.find(w) != std::string_view::npos; };
+  if (!contains("cuda") && !contains("paddle-gpu") && !contains("jaxlib") && !contains("whl/cu")) return;
+  const auto& p = patterns();
+  re2::StringPiece in(line.data(), line.size());
+  std::string name, a, b;
+  int major = 0, minor = 0;
+  bool major_only = false;
+  // A build tag's digits: "117" is 11.7 and "102" 10.2; "92" is 9.2 and "80" 8.0 (CUDA 7-9 had one
+  // digit); "11", "12" and "12x" name a major only.
+  auto digits = [&](std::string d) {
+    if (!d.empty() && d.back() == 'x') {
+      d.pop_back();
+      major_only = true;
+    }
+    auto v = util::parse_int(d);
+    if (!v) return false;
+    if (d.size() == 3) {
+      major = static_cast<int>(*v / 10);
+      minor = static_cast<int>(*v % 10);
+    } else if (d.size() == 2 && d[0] != '1' && !major_only) {
+      major = d[0] - '0';
+      minor = d[1] - '0';
+    } else {
+      major = static_cast<int>(*v);
+      major_only = true;
+    }
+    return true;
+  };
+  bool found = false;
+  if (RE2::PartialMatch(in, p.runtime_package, &name, &a, &b)) {
+    auto ma = util::parse_int(a), mi = util::parse_int(b);
+    if (ma && mi) {
+      major = static_cast<int>(*ma);
+      minor = static_cast<int>(*mi);
+      found = true;
+    }
+  } else if (RE2::PartialMatch(in, p.cupy_package, &a)) {
+    name = "cupy-cuda" + a;
+    found = digits(a);
+  } else if (RE2::PartialMatch(in, p.paddle_post, &a)) {
+    name = "paddlepaddle-gpu (post" + a + ")";
+    found = digits(a);
+  } else if (RE2::PartialMatch(in, p.jaxlib_cuda, &a)) {
+    name = "jaxlib (+cuda" + a + ")";
+    found = digits(a);
+  } else if (RE2::PartialMatch(in, p.jax_plugin, &a)) {
+    name = "jax-cuda" + a + "-plugin";
+    found = digits(a);
+  } else if ((contains("llama-cpp-python") || contains("llama_cpp_python") || contains("abetlen")) &&
+             RE2::PartialMatch(in, p.llama_index, &a)) {
+    name = "llama-cpp-python's wheel index cu" + a;
+    found = digits(a);
+  }
+  // A CUDA runtime is 7.0 or newer; a "cudatoolkit 2.1" of some other tool is not one.
+  if (!found || major < 7 || major > 99 || minor > 9) return;
+  int version = major * 1000 + minor * 10;
+  if (m_package_runtime && m_package_runtime->version >= version) return;
+  std::string cuda = major_only ? fmt::format("{}.x", major) : fmt::format("{}.{}", major, minor);
+  m_package_runtime = PackageRuntime{version, fmt::format("{} (a CUDA {} runtime, line {})", name, cuda, number)};
+  note(number, fmt::format("{}: carries a CUDA {} runtime", name, cuda));
 }
 
 // Each path of libcuda.so* / libnvidia-ml.so* in the line: a driver library on that machine (a bare
@@ -743,6 +832,7 @@ void ReportReader::read_oneliner_output(std::string_view line, std::size_t numbe
 facts::Facts ReportReader::facts() const {
   facts::Facts f;
   f.meta.hostname = facts::Known<std::string>::unknown("not in the text");
+  f.meta.from_text = true;
   std::optional<std::string> launch = m_container_run;
   if (!launch && m_spec_image && !m_spec_asks_gpu && (m_compose_line || m_kube_line)) {
     launch = m_compose_line ? fmt::format("docker compose service (image: {}) without a GPU device reservation", *m_spec_image)
@@ -763,6 +853,9 @@ facts::Facts ReportReader::facts() const {
   if (m_cudart_version) {
     f.driver.cudart.runtime_version = *m_cudart_version;
     f.driver.cudart.library.requested = m_cudart_path;
+  } else if (m_package_runtime) {
+    f.driver.cudart.runtime_version = m_package_runtime->version;
+    f.driver.cudart.library.requested = m_package_runtime->what;
   }
   if (m_insufficient_driver) {
     f.driver.cudart.device_count_result = 35;

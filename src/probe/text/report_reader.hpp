@@ -56,6 +56,7 @@ class ReportReader {
  private:
   void note(std::size_t line, std::string what);
   void read_driver_libraries(std::string_view line, std::size_t number);
+  void read_runtime_package(std::string_view line, std::size_t number);
   void set_torch(std::string_view version, std::size_t line, std::string_view how);
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
@@ -101,6 +102,11 @@ class ReportReader {
   int m_nvml_init_error = 0;
   std::optional<int> m_cudart_version;  // 12040 of ".../libcudart.so.12.4.99"
   std::string m_cudart_path;
+  struct PackageRuntime {
+    int version = 0;   // 12010; 12000 for "any 12.x"
+    std::string what;  // "cupy-cuda12x (a CUDA 12.x runtime, line 7)"
+  };
+  std::optional<PackageRuntime> m_package_runtime;  // the newest CUDA runtime a package in the text carries
   bool m_insufficient_driver = false;
   bool m_jax_fallback = false;   // "No GPU/TPU found, falling back to CPU"
   bool m_jax_cpu = false;        // JAX says its jaxlib has no CUDA, or pip found no CUDA extra

@@ -297,6 +297,46 @@ TEST(ReportReader, MessagesThatStateAFact) {
   EXPECT_TRUE(r.any());
 }
 
+// Packages that carry a CUDA runtime give the runtime the process loads; the newest one wins, and a
+// libcudart file the text names beats any package.
+TEST(ReportReader, PackagesThatCarryACudaRuntime) {
+  struct Case {
+    std::string_view text;
+    int runtime;
+  };
+  for (const auto& c : std::initializer_list<Case>{
+           {"[pip3] nvidia-cuda-runtime-cu12==12.1.105\n", 12010},
+           {"nvidia-cuda-runtime-cu11      11.7.99\n", 11070},
+           {"cudatoolkit               11.3.1               h2bc3f7f_2\n", 11030},
+           {"$ conda install -c conda-forge cudatoolkit=10.2\n", 10020},
+           {"cuda-cudart               12.1.105                      0    nvidia\n", 12010},
+           {"pip install cuda-python==12.6.0\n", 12060},
+           {"cuda-bindings 13.0.1\n", 13000},
+           {"cupy-cuda117 10.6.0\n", 11070},
+           {"pip install cupy-cuda12x\n", 12000},
+           {"cupy-cuda92  7.8.0\n", 9020},
+           {"python -m pip install paddlepaddle-gpu==2.5.1.post117 -f https://x/whl/linux/mkl/avx/stable.html\n", 11070},
+           {"jaxlib                    0.4.13+cuda12.cudnn89\n", 12000},
+           {"jaxlib==0.1.57+cuda102\n", 10020},
+           {"jax-cuda12-plugin 0.4.30\n", 12000},
+           {"pip install llama-cpp-python --extra-index-url https://abetlen.github.io/llama-cpp-python/whl/cu121\n", 12010},
+           {"cupy-cuda11x 12.0.0\n[pip3] nvidia-cuda-runtime-cu12==12.4.127\ncupy-cuda102 9.0\n", 12040},
+           {"nvidia-cuda-runtime-cu12 12.4.127\nfound /opt/lib/libcudart.so.11.8.89\n", 11080},
+       }) {
+    SCOPED_TRACE(c.text);
+    auto f = read(c.text);
+    EXPECT_EQ(f.driver.cudart.runtime_version.value_or(0), c.runtime);
+    EXPECT_EQ(nlohmann::json(read_block(c.text)), nlohmann::json(f)) << "the prefilter lets the line through";
+  }
+  // Names that carry no runtime, or no CUDA version: a paddle tag of CUDA and cuDNN together, torch's
+  // own index (torch's CUDA is judged by the torch checks), a version too old to be CUDA's.
+  for (std::string_view text : {"paddlepaddle-gpu==1.8.5.post107\n", "pip install torch --index-url https://download.pytorch.org/whl/cu121\n",
+                                "cudatoolkit 2.1\n", "cuda-python\n", "nvidia-cudnn-cu12==8.9.2.26\n"}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(read(text).driver.cudart.runtime_version.known());
+  }
+}
+
 // Every test text above, fed as a block, reads the same facts as fed line by line.
 TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
   for (std::string_view text : {
