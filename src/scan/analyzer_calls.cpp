@@ -61,6 +61,23 @@ void Analyzer::touch_cuda(Node at) {
 void Analyzer::note_plain_function_call(Node call) {
   std::string name(call.field(Field::function).text());
   if (!m_function_nodes.empty() && function_name() == name) return;  // recursion says nothing
+  // A model that certainly stays on the CPU (built or returned here, never moved) handed over.
+  {
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      if (a.is(NodeKind::keyword_argument) || a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) break;
+      Symbol s = infer(a);
+      // A criterion has no weights that would have to move (whatever its class is called).
+      bool criterion = util::contains_icase(a.text(), "criterion") || util::contains_icase(a.text(), "loss");
+      if (s.kind == Kind::module && s.placement == Placement::host && !s.is_parameter && !s.is_loss && !s.submodule &&
+          !criterion) {
+        int row = s.row >= 0 ? s.row : s.built_row >= 0 ? s.built_row : static_cast<int>(a.row());
+        int column = s.row >= 0 ? s.column : s.built_row >= 0 ? s.built_column : static_cast<int>(a.column());
+        m_handed_models.push_back({name, static_cast<int>(i), a, row, column});
+      }
+    }
+  }
   bool host = true;
   Node args = call.field(Field::arguments);
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && host; ++i) {
@@ -480,6 +497,17 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     m_trained_module_row = target->row;
     m_trained_module_column = target->column;
   }
+  // `net = QNet()` of a class imported from elsewhere, then `net.load_state_dict(...)`: a module,
+  // on the CPU where it was built (not an optimizer's, scheduler's or scaler's state).
+  if (target->kind == Kind::unknown && target->object_ctor && method == "load_state_dict") {
+    auto name = object.text();
+    bool other_state = util::contains_icase(name, "opt") || util::contains_icase(name, "sched") ||
+                       util::contains_icase(name, "scaler") || util::contains_icase(name, "ema");
+    if (!other_state && !object.text().starts_with("self.")) {
+      target->kind = Kind::module;
+      target->placement = Placement::host;
+    }
+  }
   if (target->kind == Kind::module && method == "load_state_dict") {
     target->state_loaded = true;
     m_state_loaded = true;
@@ -576,7 +604,35 @@ const Analyzer::Handed* Analyzer::handed_argument(const CtorCall& c, const Hande
   return nullptr;
 }
 
+// The index of `name` among the parameters of the enclosing function, or -1.
+int Analyzer::parameter_index(std::string_view name) const {
+  if (m_function_nodes.empty()) return -1;
+  Node fn = m_function_nodes.back();
+  Node params(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
+  for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
+    Node p = params.named(i);
+    Node id = p.is(NodeKind::identifier) ? p : p.field(Field::name);
+    if (!id.is(NodeKind::identifier) && p.named_count() > 0) id = p.named(0);
+    if (id.is(NodeKind::identifier) && id.text() == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 void Analyzer::report_handed_modules() {
+  // A model never moved, handed to a function of this file that calls that parameter with a tensor
+  // on the device.
+  for (const auto& h : m_handed_models) {
+    auto it = m_param_fed_device.find({h.function, h.index});
+    if (it == m_param_fed_device.end()) continue;
+    emit_at(RuleId::model_not_moved, h.row, h.column,
+            fmt::format("{} is never moved to the device and is handed to {}(), which calls it at {} with `{}`, a "
+                        "tensor on the device: \"Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) "
+                        "should be the same\"",
+                        h.arg.is(NodeKind::call) ? fmt::format("The model `{}` returns", snippet(h.arg, 40))
+                                                 : fmt::format("The model `{}`", snippet(h.arg, 40)),
+                        h.function, where(it->second.row), it->second.arg),
+            {snippet(h.arg.parent().parent(), 80)}, "move the model with .to(device) after building or loading it");
+  }
   // Inputs made on the host and fed to a model that every construction of the class hands over on
   // the device.
   std::set<std::pair<int, int>> fed_reported;
@@ -637,6 +693,22 @@ void Analyzer::report_handed_modules() {
 
 void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view callee_name, bool functional) {
   if (callee.is_parameter) note_host_feed(callee_name, call);
+  // `def play(net, board): ... net(state)` with `state` on the device: whoever hands play() a model
+  // must hand it one on the device (judged in finish(), against every call of play()).
+  if (callee.is_parameter && callee.kind == Kind::unknown && !m_function_nodes.empty() && m_classes.empty()) {
+    int index = parameter_index(callee_name);
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0; index >= 0 && args.valid() && i < args.named_count(); ++i) {
+      Symbol in = infer(args.named(i));
+      if (in.placement != Placement::accelerator || in.kind == Kind::module || in.kind == Kind::hf_model ||
+          in.kind == Kind::device) {
+        continue;
+      }
+      m_param_fed_device.try_emplace({std::string(function_name()), index},
+                                     FedParameter{call.row(), std::string(snippet(args.named(i), 30))});
+      break;
+    }
+  }
   // `self.model(batch)` in a method of a plain class, with the batch on the device.
   if (is_self_attribute(callee_name) && !m_classes.empty() &&
       callee.is_parameter) {

@@ -3,6 +3,7 @@
 // (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -106,6 +107,9 @@ class Analyzer {
   void check_joined(Node call, std::string_view q);
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
+  Node inline_host_factory(Node e);
+  bool is_cuda_tensor_type(Node expr) const;
+  bool runtime_helper(Node call);
   bool mentions_parameter(Node expr);
   bool registers_by_hand(Node at);  // its function calls add_module() or setattr(self, ...)
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)
@@ -195,6 +199,7 @@ class Analyzer {
   std::vector<std::pair<std::size_t, std::string>> m_made_in_plain_function;
   std::unordered_map<std::string, bool> m_calls_host_only;
   std::unordered_set<std::size_t> m_dropped;
+  std::unordered_set<std::uint32_t> m_inline_reported;  // start bytes of factory calls already reported
   void note_plain_function_call(Node call);
   // A module handed to a plain class's __init__ and kept as `self.X = param`, then called with
   // device tensors in the class's methods: reported at the end when every construction of the
@@ -219,6 +224,19 @@ class Analyzer {
   std::vector<HandedModule> m_handed;
   std::set<std::pair<std::string, std::string>> m_attr_fed_device;  // (class, attribute)
   std::vector<CtorCall> m_ctor_calls;
+  struct FedParameter {
+    int row = 0;
+    std::string arg;  // the device tensor it was called with
+  };
+  std::map<std::pair<std::string, int>, FedParameter> m_param_fed_device;  // (function, parameter index)
+  struct HandedModel {
+    std::string function;
+    int index = 0;
+    Node arg;
+    int row = 0, column = 0;  // where the model was built (or the argument, when unknown)
+  };
+  std::vector<HandedModel> m_handed_models;  // host models handed to a function of this file
+  int parameter_index(std::string_view name) const;
   std::unordered_set<std::string> m_class_names;
   // `self.model(ids)` / `self.model.generate(ids)` with `ids` made here on the host: judged at the end,
   // against what the constructions of the class hand over (a model on the device: inputs_not_moved).

@@ -147,6 +147,13 @@ bool Analyzer::is_fallback_conditional(Node cond) const {
          string_value(positional(otherwise, 0)).value_or("") == "cpu";
 }
 
+// torch.cuda.FloatTensor, torch.cuda.LongTensor, ... (as imported).
+bool Analyzer::is_cuda_tensor_type(Node expr) const {
+  if (!expr.is(NodeKind::attribute)) return false;
+  std::string q = m_ff.imports.qualify(expr.text());
+  return q.starts_with("torch.cuda.") && q.ends_with("Tensor") && q.find('.', 11) == std::string::npos;
+}
+
 Symbol Analyzer::infer(Node expr, int depth) {
   if (!expr.valid() || depth > k_max_depth) return {};
   switch (expr.kind()) {
@@ -156,6 +163,11 @@ Symbol Analyzer::infer(Node expr, int depth) {
     case NodeKind::attribute: {
       const Symbol* s = lookup(expr.text());
       if (s != nullptr) return *s;
+      if (is_cuda_tensor_type(expr)) {
+        Symbol t;
+        t.cuda_tensor_type = true;
+        return t;
+      }
       // `out.data` is the tensor itself.
       if (expr.is(NodeKind::attribute) && expr.field(Field::attribute).text() == "data") return infer(expr.field(Field::object), depth + 1);
       return {};
@@ -176,6 +188,10 @@ Symbol Analyzer::infer(Node expr, int depth) {
         s.kind = Kind::device;
         s.fallback = true;
         s.placement = Placement::accelerator;
+      }
+      // `torch.cuda.FloatTensor if use_cuda else torch.FloatTensor`: the GPU type when there is one.
+      if (is_cuda_tensor_type(expr.named(0)) || (expr.named_count() == 3 && is_cuda_tensor_type(expr.named(2)))) {
+        s.cuda_tensor_type = true;
       }
       return s;
     }
@@ -215,6 +231,17 @@ Symbol Analyzer::infer_call(Node call, int depth) {
   if (fn.is(NodeKind::attribute)) {
     std::string_view method = fn.field(Field::attribute).text();
     Node object = fn.field(Field::object);
+    // x.type(torch.cuda.FloatTensor), x.type(dtype) with dtype such a type, x.type("torch.cuda.FloatTensor").
+    if (method == "type") {
+      Node arg = positional(call, 0);
+      auto text = string_value(arg);
+      if (infer(arg, depth + 1).cuda_tensor_type || (text && text->starts_with("torch.cuda."))) {
+        out.kind = Kind::tensor;
+        out.placement = Placement::accelerator;
+        out.moved_row = call.row();
+        return out;
+      }
+    }
     if (method == "to" || method == "cuda" || method == "cpu") {
       Symbol base = infer(object, depth + 1);
       if (base.kind == Kind::module || base.kind == Kind::hf_model || base.kind == Kind::tensor ||
@@ -277,6 +304,13 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       }
       return out;
     }
+  }
+  // torch.cuda.FloatTensor(...), or a name bound to it (`FloatT(...)`): a tensor on the GPU.
+  if (infer(fn, depth + 1).cuda_tensor_type) {
+    out.kind = Kind::tensor;
+    out.placement = Placement::accelerator;
+    out.moved_row = call.row();
+    return out;
   }
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
@@ -380,6 +414,8 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     auto r = m_returns.find(std::string(fn.text()));
     if (r != m_returns.end() && lookup(fn.text()) == nullptr) {
       out = r->second;
+      out.built_row = r->second.row;
+      out.built_column = r->second.column;
       out.row = out.column = -1;
       out.reported = false;
       return out;
@@ -411,6 +447,9 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       out.kind = Kind::tensor;
       out.placement = callee->placement == Placement::accelerator ? Placement::accelerator : Placement::unknown;
     }
+  }
+  if (out.kind == Kind::unknown && !last.empty() && last[0] >= 'A' && last[0] <= 'Z' && lookup(fn.text()) == nullptr) {
+    out.object_ctor = true;
   }
   return out;
 }

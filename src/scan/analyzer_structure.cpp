@@ -34,6 +34,10 @@ bool sized_factory(std::string_view name) {
 // Functions whose tensors are meant for the host: a Dataset's items, a collate function, weight
 // initialisation, data preparation.
 bool host_side_function(std::string_view name, std::string_view cls) {
+  // init_hidden / init_state build what the module runs on at every step, not its weights.
+  bool run_state = name.find("hidden") != std::string_view::npos || name.find("state") != std::string_view::npos ||
+                   name.find("memory") != std::string_view::npos || name.find("cache") != std::string_view::npos;
+  if (run_state && name.find("state_dict") == std::string_view::npos) return false;
   for (std::string_view w : {"getitem", "collate", "__len__", "init", "reset_parameters", "load", "prepare", "preprocess",
                              "transform", "augment", "__iter__", "__next__", "sample", "make_dataset", "build_dataset",
                              "register", "schedule", "setup", "checkpoint", "convert", "filter", "state_dict"}) {
@@ -64,6 +68,87 @@ bool Analyzer::mentions_parameter(Node expr) {
     return Descend::yes;
   });
   return found;
+}
+
+// A sized torch factory without device= written inline in an expression, under the reshapes and
+// casts that keep it where it is (`torch.arange(n)[None, :]`, `torch.ones(n).bool()`); not one moved
+// (`.to(...)`, `.cuda()`, `.type_as(x)`).
+Node Analyzer::inline_host_factory(Node e) {
+  for (int guard = 0; guard < 8 && e.valid(); ++guard) {
+    if (e.is(NodeKind::parenthesized_expression) && e.named_count() == 1) {
+      e = e.named(0);
+    } else if (e.is(NodeKind::subscript)) {
+      e = e.field(Field::value);
+    } else if (e.is(NodeKind::call) && e.field(Field::function).is(NodeKind::attribute)) {
+      Node fn = e.field(Field::function);
+      std::string q = qualified_callee(e);
+      if (starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos) {
+        if (!sized_factory(last_component(q)) || keyword(e, "device").valid() || has_splat(e)) return Node();
+        if (m_function_nodes.empty() || in_host_side_function()) return Node();
+        return e;
+      }
+      auto m = fn.field(Field::attribute).text();
+      bool keeps = m == "float" || m == "long" || m == "bool" || m == "int" || m == "half" || m == "double" ||
+                   m == "unsqueeze" || m == "view" || m == "reshape" || m == "expand" || m == "repeat" || m == "t" ||
+                   m == "flip" || m == "tril" || m == "triu";
+      if (!keeps) return Node();
+      e = fn.field(Field::object);
+    } else {
+      return Node();
+    }
+  }
+  return Node();
+}
+
+// A method of a module, other than forward(), whose tensors meet the module's: one named for the
+// state a step runs on (init_hidden, init_state), or one the class's forward() calls as
+// `self.NAME(...)` without moving its result on that line or the next. Not when the method itself
+// moves something after the factory (`pe.to(x.device)` at its end), nor for a placeholder of size 0
+// or a value read back at once (`.item()`, `int(...)`).
+bool Analyzer::runtime_helper(Node call) {
+  auto name = function_name();
+  if (name.empty() || name.starts_with("__") || m_function_nodes.empty()) return false;
+  Node fn = m_function_nodes.back();
+  auto body = fn.text();
+  auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
+  for (std::string_view w : {".to(", ".cuda(", "type_as(", "device=", ".to_device("}) {
+    if (after.find(w) != std::string_view::npos) return false;
+  }
+  Node args = call.field(Field::arguments);
+  if (args.valid() && args.named_count() == 1 && (args.named(0).text() == "0" || args.named(0).text() == "(0,)")) return false;
+  Node up = call.parent();
+  if (up.is(NodeKind::attribute)) {
+    auto m = up.field(Field::attribute).text();
+    if (m == "item" || m == "tolist" || m == "numpy") return false;
+  }
+  if (up.is(NodeKind::argument_list)) {
+    auto outer = up.parent().field(Field::function).text();
+    if (outer == "int" || outer == "float" || outer == "bool") return false;
+  }
+  bool run_state = name.find("hidden") != std::string_view::npos || name.find("_state") != std::string_view::npos ||
+                   name.find("memory") != std::string_view::npos;
+  if (run_state && name.find("state_dict") == std::string_view::npos) return true;
+  // The class's forward(): the class node holds the method.
+  Node cls = fn.parent();
+  if (cls.is(NodeKind::block)) cls = cls.parent();
+  if (!cls.is(NodeKind::class_definition)) return false;
+  Node block = cls.field(Field::body);
+  for (std::uint32_t i = 0; block.valid() && i < block.named_count(); ++i) {
+    Node m = block.named(i);
+    if (!m.is(NodeKind::function_definition) && m.named_count() > 0) m = m.named(m.named_count() - 1);  // decorated
+    if (!m.is(NodeKind::function_definition) || m.field(Field::name).text() != "forward") continue;
+    auto fwd = m.text();
+    std::string needle = "self." + std::string(name) + "(";
+    for (auto at = fwd.find(needle); at != std::string_view::npos; at = fwd.find(needle, at + 1)) {
+      auto eol = fwd.find('\n', at);
+      auto next = eol == std::string_view::npos ? eol : fwd.find('\n', eol + 1);
+      auto lines = fwd.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
+      bool moved = lines.find(".to(") != std::string_view::npos || lines.find(".cuda(") != std::string_view::npos ||
+                   lines.find("type_as(") != std::string_view::npos || lines.find("device") != std::string_view::npos;
+      if (!moved) return true;
+    }
+  }
+  return false;
 }
 
 bool Analyzer::in_host_side_function() const {
@@ -289,7 +374,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   // An argument of a call that also gets a device (`to_device(torch.Tensor(k), x.device)`).
   Node in_args = call.parent();
   if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
-  if (in_host_side_function()) return;
+  if (in_host_side_function() || m_inline_reported.count(call.start_byte()) > 0) return;
   // One branch of a device test (`if use_cuda: ....cuda() else: torch.zeros(...)`): the CPU one.
   for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
     Node test;
@@ -305,8 +390,10 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   Node args = call.field(Field::arguments);
   // In a module's forward() the inputs are where the module is: any tensor made there without a
   // device is on the CPU while they may not be (the message says whether its size is an input's).
-  // Elsewhere only a size read off an input counts: a positional argument or a size keyword.
-  const bool in_module_forward = in_forward() && in_module_method();
+  // The same holds in a helper that builds what forward() runs on (init_hidden, a mask helper
+  // forward() calls), unless its result is moved afterwards. Elsewhere only a size read off an
+  // input counts: a positional argument or a size keyword.
+  const bool in_module_forward = in_module_method() && (in_forward() || runtime_helper(call));
   bool shape = false;
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) {
     Node a = args.named(i);
@@ -317,6 +404,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
     shape = mentions_input_shape(a);
   }
   if (!in_module_forward && !shape) return;
+  m_inline_reported.insert(call.start_byte());
   // In a file (and project) that never names a GPU, a latent bug: advice until the module moves.
   const bool gpu_code = m_ff.uses_device || gpu_project();
   if (!shape) {
@@ -430,6 +518,35 @@ void Analyzer::check_binary(Node op) {
                      part.text(), loop.source, snippet(other, 30), where(loop.moved_row)),
          {fmt::format("`{}` bound at {}", part.text(), where(loop.row))},
          fmt::format("{} = {}.to(device)", part.text(), part.text()));
+    return;
+  }
+  // `torch.arange(n)[None, :] < lengths[:, None]`: a factory written inline, maybe reshaped.
+  for (int side = 0; side < 2; ++side) {
+    Node factory = inline_host_factory(side == 0 ? a : b), other = side == 0 ? b : a;
+    if (!factory.valid() || m_inline_reported.count(factory.start_byte()) > 0) continue;
+    // The other side is a tensor: on the device, or an input sliced as a tensor is (`lengths[:, None]`),
+    // not a number computed from an input (`-emb`, `head_dim`).
+    Symbol o = infer(other);
+    bool sliced = false;
+    for_each_node(other, m_src.text, [&](Node n) {
+      if (sliced) return Descend::no;
+      if (n.is(NodeKind::subscript)) {
+        auto t = n.text().substr(n.field(Field::value).text().size());
+        sliced = t.find(':') != std::string_view::npos || t.find("None") != std::string_view::npos;
+      }
+      return Descend::yes;
+    });
+    bool input = o.placement == Placement::accelerator || (o.kind != Kind::module && sliced && mentions_parameter(other));
+    if (!input || o.placement == Placement::host || other.text().find(".cpu()") != std::string_view::npos ||
+        inline_host_factory(other).valid()) {
+      continue;
+    }
+    m_inline_reported.insert(factory.start_byte());
+    emit(RuleId::tensor_created_without_device, factory,
+         fmt::format("{} is made on the CPU (no device=) and meets `{}`, which comes from the function's input and may "
+                     "be on the GPU",
+                     snippet(factory, 40), snippet(other, 30)),
+         {snippet(op, 80)}, "create it with device=<input>.device, or <input>.new_ones(...)");
     return;
   }
   for (int side = 0; side < 2; ++side) {

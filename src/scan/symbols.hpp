@@ -49,6 +49,9 @@ struct Symbol {
   bool zero_dim = false;      // torch.tensor(<number>): mixes with tensors on any device out of place
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
+  bool cuda_tensor_type = false;
+  bool object_ctor = false;   // made by `SomeClass(...)` of a class this file cannot see
+  int built_row = -1, built_column = -1;  // a function's return value: where it was bound in that function  // torch.cuda.FloatTensor (or a name bound to it, maybe behind a test)
 
   // A tensor this file made on the host with a factory and no device=.
   bool made_on_host() const { return kind == Kind::tensor && made_here && placement == Placement::host; }
