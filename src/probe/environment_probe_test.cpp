@@ -2,6 +2,7 @@
 // because ...", and the checks then refuse to call the machine healthy.
 #include <probe/probe.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -9,6 +10,7 @@
 
 #include <checks/check.hpp>
 #include <sys/archive.hpp>
+#include <sys/memory_file_system.hpp>
 #include <sys/recording_file_system.hpp>
 
 namespace gpudoctor::probe {
@@ -150,6 +152,30 @@ TEST(Probes, UnderARootNothingOutsideItIsRead) {
   EXPECT_FALSE(facts.environment.env.known());
   EXPECT_FALSE(rec.accesses().empty());
   for (const auto& a : rec.accesses()) EXPECT_EQ(a.path.front(), '/') << a.path;
+}
+
+}  // namespace
+}  // namespace gpudoctor::probe
+
+namespace gpudoctor::probe {
+namespace {
+
+// Found by the machine fuzz target: ld.so.conf files that include a directory of files that each
+// include the whole directory again were read 64^4 times. Each file is read once, the directories
+// they name are all searched, and the probe returns at once.
+TEST(LibraryProbe, LdSoConfIncludesThatLoopAreReadOnce) {
+  std::map<std::string, std::string> files = {{"/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n"}};
+  for (int i = 0; i < 64; ++i) {
+    files["/etc/ld.so.conf.d/" + std::to_string(i) + ".conf"] =
+        "include /etc/ld.so.conf.d/*.conf\n/opt/lib" + std::to_string(i) + "\ninclude /etc/ld.so.conf\n";
+  }
+  auto fs = sys::make_memory_file_system(files);
+  auto libs = probe_libraries(*fs, facts::Known<std::map<std::string, std::string>>::unknown("not read"));
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_NE(std::find(libs.searched_dirs.begin(), libs.searched_dirs.end(), "/opt/lib" + std::to_string(i)),
+              libs.searched_dirs.end())
+        << i;
+  }
 }
 
 }  // namespace

@@ -29,9 +29,14 @@ void add_dir(std::vector<std::string>& dirs, std::set<std::string>& seen, std::s
 }
 
 // /etc/ld.so.conf and its `include` globs (only the "DIR/*.conf" form that distributions use).
+// Each configuration file is read once, and at most k_max_conf_files of them: files that include
+// each other (or a directory of files that each include the whole directory) would otherwise be
+// read a number of times exponential in the depth (found by tests/fuzz machine_fuzzer).
+constexpr std::size_t k_max_conf_files = 256;
+
 void add_ld_so_conf(const sys::FileSystem& fs, std::string_view path, std::vector<std::string>& dirs,
-                    std::set<std::string>& seen, int depth) {
-  if (depth > 4) return;
+                    std::set<std::string>& seen, std::set<std::string>& read, int depth) {
+  if (depth > 4 || read.size() >= k_max_conf_files || !read.insert(std::string(path)).second) return;
   auto text = fs.read_text(path, 256 * 1024);
   if (!text) return;
   for (auto raw : util::lines(*text)) {
@@ -46,7 +51,7 @@ void add_ld_so_conf(const sys::FileSystem& fs, std::string_view path, std::vecto
       if (!entries) continue;
       for (const auto& e : *entries) {
         if (base.starts_with("*") ? e.name.ends_with(suffix) : e.name == base) {
-          add_ld_so_conf(fs, util::join_path(dir, e.name), dirs, seen, depth + 1);
+          add_ld_so_conf(fs, util::join_path(dir, e.name), dirs, seen, read, depth + 1);
         }
       }
     } else {
@@ -76,7 +81,8 @@ facts::LibraryFacts probe_libraries(const sys::FileSystem& fs,
       for (auto d : util::split(it->second, ':')) add_dir(out.searched_dirs, seen, d);
     }
   }
-  add_ld_so_conf(fs, "/etc/ld.so.conf", out.searched_dirs, seen, 0);
+  std::set<std::string> conf_read;
+  add_ld_so_conf(fs, "/etc/ld.so.conf", out.searched_dirs, seen, conf_read, 0);
   for (auto d : k_default_dirs) add_dir(out.searched_dirs, seen, d);
 
   std::set<std::string> seen_files;
