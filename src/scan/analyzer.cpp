@@ -521,6 +521,31 @@ void Analyzer::bind(Node target, Symbol value, Node at) {
     value.cpu_device = false;
     value.placement = Placement::unknown;
   }
+  // `device = get_device()` then `device = torch.device("cpu")` in the same scope, unconditionally: a
+  // debugging pin left behind overrides the choice.
+  if (value.kind == Kind::device && value.cpu_device && target.is(NodeKind::identifier)) {
+    auto& symbols = scope_for(name).symbols;
+    auto old = symbols.find(name);
+    // A comment beside it that speaks of the CPU explains a choice ("# use CPU for the first run").
+    std::size_t bol = m_src.text.rfind('\n', at.start_byte());
+    std::size_t prev = bol == std::string::npos || bol == 0 ? std::string::npos : m_src.text.rfind('\n', bol - 1);
+    std::size_t from = prev == std::string::npos ? 0 : prev + 1;
+    std::size_t eol = m_src.text.find('\n', at.start_byte());
+    std::string_view around = std::string_view(m_src.text).substr(from, (eol == std::string::npos ? m_src.text.size() : eol) - from);
+    auto hash = around.find('#');
+    bool explained = hash != std::string_view::npos &&
+                     (util::contains_icase(around.substr(hash), "cpu") || util::contains_icase(around.substr(hash), "gpu") ||
+                      util::contains_icase(around.substr(hash), "cuda"));
+    if (!explained && old != symbols.end() && old->second.device_choice && old->second.row >= 0 &&
+        old->second.row < static_cast<int>(at.row())) {
+      value.reported = true;  // one finding: this one
+      emit(RuleId::hardcoded_cpu, at,
+           fmt::format("`{}` is chosen at {} and overwritten here with the CPU: everything placed on `{}` runs on the "
+                       "CPU, whatever the machine has",
+                       name, where(old->second.row), name),
+           {snippet(at.parent(), 80)}, fmt::format("Remove this line, or make it an option (--cpu)"));
+    }
+  }
   // `self.encoder = ...` in an nn.Module subclass is a submodule: the parent's .to() moves it.
   if (self_attr && !m_classes.empty() && m_ff.module_classes.count(m_classes.back())) value.submodule = true;
   if (value.kind == Kind::module && !value.is_loss && (m_first_module_row < 0 || (m_first_module_is_self && !self_attr))) {
@@ -594,6 +619,16 @@ void Analyzer::on_assignment(Node n) {
     return;
   }
   Symbol value = infer(right);
+  // `s = self.states[idx][-n:]`: a slice is data (an element, `models[0]`, may be a model).
+  if (value.kind == Kind::unknown && right.is(NodeKind::subscript) &&
+      right.text().substr(right.field(Field::value).text().size()).find(':') != std::string_view::npos) {
+    value.from_subscript = true;
+  }
+  if ((value.kind == Kind::device && !value.cpu_device && value.placement == Placement::accelerator) ||
+      (right.is(NodeKind::call) && util::contains_icase(last_component(right.field(Field::function).text()), "device") &&
+       !is_cpu_device(right))) {
+    value.device_choice = true;
+  }
   if (!m_function_nodes.empty() && value.kind != Kind::module && mentions_parameter(right)) {
     value.from_param = true;
     value.from_shape = mentions_input_shape(right);
@@ -645,6 +680,7 @@ void Analyzer::on_expression_statement(Node n) {
       tensor_name = tensor_name || object.text() == t;
     }
   }
+  if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && obj.from_subscript) tensor_name = true;
   if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
   emit(RuleId::to_result_discarded, call,

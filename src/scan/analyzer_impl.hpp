@@ -172,7 +172,11 @@ class Analyzer {
   };
   std::vector<UnmovedBatch> m_unmoved_batches;
   bool m_self_move_reported = false;
-  std::unordered_map<std::string, bool> m_attribute_moved;  // self.x -> some line moves it or names a device
+  enum class AttributeMove : std::uint8_t { never, handled, at_run_time };
+  // self.x -> whether a line moves it (or names a device beside it): where it is made, or elsewhere
+  std::unordered_map<std::string, AttributeMove> m_attribute_moved;
+  std::unordered_map<std::string, int> m_attribute_move_row;
+  std::unordered_set<std::string> m_attribute_reported;  // attributes reported as copied at run time  // self.x -> the first line elsewhere that moves it
   std::unordered_map<std::uint32_t, bool> m_registers_by_hand;  // function start byte -> add_module()/setattr
   std::unordered_map<std::string, bool> m_called_in_loop;    // function name -> some loop calls it
   int m_periodic_ifs = 0;             // enclosing `if step % N == 0:` guards

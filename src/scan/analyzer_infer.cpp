@@ -29,7 +29,8 @@ constexpr std::string_view k_tensor_functions[] = {"triu", "tril", "where", "exp
                                                    "tanh", "matmul", "mm", "bmm", "outer", "flip", "roll", "cumsum",
                                                    "diag", "transpose", "reshape", "unsqueeze", "squeeze",
                                                    "max", "min", "argmax", "argmin", "topk", "sort", "sum", "mean",
-                                                   "softmax", "log_softmax", "relu", "clamp", "round", "floor"};
+                                                   "softmax", "log_softmax", "relu", "clamp", "round", "floor",
+                                                   "sin", "cos", "pow", "neg", "ceil"};
 
 // scikit-learn estimators that cuML implements on the GPU (https://docs.rapids.ai/api/cuml/stable/api/).
 constexpr std::string_view k_cuml_estimators[] = {
@@ -213,6 +214,7 @@ Symbol Analyzer::infer(Node expr, int depth) {
       Symbol sa = infer(a, depth + 1), sb = infer(b, depth + 1);
       if (sa.kind == Kind::tensor && sb.kind != Kind::tensor && !mentions_parameter(b)) return sa;
       if (sb.kind == Kind::tensor && sa.kind != Kind::tensor && !mentions_parameter(a)) return sb;
+      if (sa.made_on_host() && sb.made_on_host()) return sa;  // two tensors made here on the host
       if (sa.placement == Placement::accelerator || sb.placement == Placement::accelerator) {
         Symbol t;
         t.kind = Kind::tensor;
@@ -382,10 +384,20 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       out.placement = Placement::unknown;
       out.made_here = false;
     }
-    // torch.stack/cat of tensors that are somewhere else: placed like them.
+    // torch.stack/cat of tensors that are somewhere else: placed like them; of tensors all made here
+    // on the host, made here on the host.
     if ((last == "stack" || last == "cat") && !dev.valid()) {
       out.placement = Placement::unknown;
       out.made_here = false;
+      if ((first.is(NodeKind::list) || first.is(NodeKind::tuple)) && first.named_count() > 0) {
+        bool all_host = true;
+        for (std::uint32_t i = 0; i < first.named_count() && all_host; ++i) all_host = infer(first.named(i), depth + 1).made_on_host();
+        if (all_host) {
+          out.placement = Placement::host;
+          out.made_here = true;
+          out.sized = true;
+        }
+      }
     }
     return out;
   }

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include <scan/analyzer_impl.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::scan {
 namespace {
@@ -298,21 +299,51 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
     auto cached = m_attribute_moved.find(name);
     if (cached == m_attribute_moved.end()) {
       if (m_attribute_moved.size() >= k_max_attribute_searches) return;
-      bool moved = text.find("def _apply(") != std::string_view::npos ||
-                   text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
-                   text.find("register_buffer('" + attr + "'") != std::string_view::npos;
-      for (std::size_t at = text.find(name); at != std::string_view::npos && !moved; at = text.find(name, at + 1)) {
+      bool handled = text.find("def _apply(") != std::string_view::npos ||
+                     text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
+                     text.find("register_buffer('" + attr + "'") != std::string_view::npos;
+      // Where a line moves it: in the method that made it (moved once, as it is built), or in
+      // another (forward() copying it to its input's device).
+      Node fn = m_function_nodes.back();
+      AttributeMove move = handled ? AttributeMove::handled : AttributeMove::never;
+      for (std::size_t at = text.find(name); at != std::string_view::npos && move != AttributeMove::handled;
+           at = text.find(name, at + 1)) {
         std::size_t end = at + name.size();
         if (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) continue;
         std::size_t bol = text.rfind('\n', at);
         bol = bol == std::string_view::npos ? 0 : bol + 1;
         std::size_t eol = text.find('\n', at);
         auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+        bool moved = false;
         for (std::string_view w : {".to(", ".cuda(", "device", ".type_as("}) moved = moved || line.find(w) != std::string_view::npos;
+        if (!moved) continue;
+        // A copy of it elsewhere (`self.table.to(x.device)`), not a line that only reads its device.
+        auto rest = text.substr(end, line.size() - (at - bol) - name.size());
+        bool copied = rest.find(".to(") != std::string_view::npos || rest.find(".cuda(") != std::string_view::npos ||
+                      rest.find(".type_as(") != std::string_view::npos;
+        bool here = at >= fn.start_byte() && at < fn.end_byte();
+        move = here || !copied ? AttributeMove::handled : AttributeMove::at_run_time;
+        if (!here && m_attribute_move_row.count(name) == 0) {
+          m_attribute_move_row[name] = static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
+        }
       }
-      cached = m_attribute_moved.emplace(name, moved).first;
+      cached = m_attribute_moved.emplace(name, move).first;
     }
-    if (cached->second) return;
+    if (cached->second == AttributeMove::handled) return;
+    // `self._future_mask = torch.empty(0)`: a placeholder for a cache built later, where it is used.
+    Node args = right.field(Field::arguments);
+    if (args.valid() && args.named_count() == 1 && args.named(0).text() == "0") return;
+    if (cached->second == AttributeMove::at_run_time) {
+      if (!m_attribute_reported.insert(name).second) return;
+      emit(RuleId::tensor_attribute_not_buffer, left,
+           fmt::format("`{}` is a plain tensor attribute, copied to the input's device at run time ({}): model.to() "
+                       "and .half() leave it behind, and each call checks or copies it again; a buffer moves with the "
+                       "module",
+                       name, where(m_attribute_move_row[name])),
+           {snippet(left.parent(), 80)},
+           fmt::format("self.register_buffer(\"{}\", {}, persistent=False)", attr, snippet(right, 50)));
+      return;
+    }
     emit(RuleId::tensor_attribute_not_buffer, left,
          fmt::format("`{}` is a plain tensor attribute: model.to(device) moves parameters and buffers only, so it stays "
                      "on the CPU while the module's inputs move",
@@ -486,7 +517,11 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   // A value moved to the accumulator's own device (`.to(device=acc.device)`) follows it.
   if (value.text().find(std::string(target.text()) + ".device") != std::string_view::npos) return;
   Symbol v = infer(value);
-  if (v.placement != Placement::accelerator || v.kind == Kind::module || v.kind == Kind::device) return;
+  // A 0-dim accumulator (`torch.tensor(0.0)`) that takes values computed from the function's tensor
+  // inputs, in a file that uses a GPU: `crps += loss(pred, target)` fails once they are on it.
+  bool from_inputs = acc->zero_dim && m_ff.uses_device && mentions_parameter(value) && v.kind != Kind::module &&
+                     value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
+  if ((v.placement != Placement::accelerator && !from_inputs) || v.kind == Kind::module || v.kind == Kind::device) return;
   acc->reported = true;
   emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,
           fmt::format("`{}` is made on the CPU (no device=) and takes values from the device at {}: \"Expected all "

@@ -8,7 +8,8 @@ class CausalAttention(nn.Module):
         self.qkv = nn.Linear(dim, 3 * dim)
         self.register_buffer("mask", torch.triu(torch.ones(max_len, max_len), diagonal=1).bool(), persistent=False)
         self.temperature = torch.tensor(0.5)  # 0-dim: mixes with tensors on any device
-        self.cache = torch.zeros(max_len, dim)  # moved where it is used
+        table = torch.zeros(max_len, dim)
+        self.table = table.to("cuda") if torch.cuda.is_available() else table  # placed where it is made
         self.scale = torch.ones(dim, device="cuda")
 
     def forward(self, x):
@@ -16,4 +17,4 @@ class CausalAttention(nn.Module):
         q, k, v = self.qkv(x).chunk(3, dim=-1)
         att = (q @ k.transpose(1, 2)).masked_fill(self.mask[:t, :t], float("-inf"))
         out = torch.softmax(att / self.temperature, dim=-1) @ v
-        return out + self.cache[:t].to(x.device)
+        return out + self.table[:t]
