@@ -27,7 +27,7 @@ constexpr ScanRule k_rules[] = {
      {"code.to_result_discarded", Layer::code, Severity::error,
       "tensor.to(device) / tensor.cuda() used as a statement: tensors are not moved in place",
       "An expression statement `x.to(...)`, `x.cuda()` or `x.cpu()` whose object is a tensor (a factory result, a "
-      "model output or a batch from a loader)",
+      "model output, a batch from a loader, or a slice of data such as `self.states[i][-n:]`)",
       "Assign the result: x = x.to(device). Modules are moved in place; tensors are not"}},
     {RuleId::hardcoded_cpu,
      {"code.hardcoded_cpu", Layer::code, Severity::warning,
@@ -37,7 +37,9 @@ constexpr ScanRule k_rules[] = {
       "Trainer(accelerator=\"cpu\") (info: a stated choice), pipeline(device=-1), x.type(torch.FloatTensor) of a device "
       "tensor (not inside an expression read on the host anyway: `(...).sum().item()`). Not reported in a branch of an if, a conditional expression "
       "or an except clause (a --cpu option, the else of a device test), nor tf.config.set_visible_devices([], "
-      "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there)",
+      "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there). Also a device chosen for the GPU "
+      "(`... if torch.cuda.is_available() else \"cpu\"`, get_device()) and then overwritten with \"cpu\" in the same "
+      "scope, unconditionally, with no comment beside it that speaks of the CPU or GPU (a debugging pin left behind)",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
     {RuleId::silent_cpu_fallback,
      {"code.silent_cpu_fallback", Layer::code, Severity::info,
@@ -134,8 +136,11 @@ constexpr ScanRule k_rules[] = {
       "A module built or returned by a function in this file (never moved there) called with a tensor that was moved "
       "to a device; a module a plain class keeps from its __init__ (self.model = model) and calls with device "
       "tensors in its methods, when every construction of the class in the file hands it one never moved and the "
-      "class never moves it; or self.cuda() / self.to(device) in __init__ before submodules are assigned (they stay "
-      "behind)",
+      "class never moves it; a module never moved handed to a function of this file that calls that parameter with "
+      "a device tensor (`play(restore(path), board)`); or self.cuda() / self.to(device) in __init__ before submodules "
+      "are assigned (they stay behind). torch.cuda.FloatTensor(...), a name bound to it (even behind a test) and "
+      "x.type(it) count as device tensors; an object of a class the file cannot see becomes a module when "
+      "load_state_dict() is called on it",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
@@ -156,14 +161,21 @@ constexpr ScanRule k_rules[] = {
      {"code.tensor_attribute_not_buffer", Layer::code, Severity::warning,
       "A tensor kept as a plain attribute of a module: model.to(device) leaves it on the CPU",
       "self.x = <tensor> in __init__ of an nn.Module subclass (a mask, a table, a constant), not a buffer or a "
-      "parameter, and never moved in the file; a 0-dim tensor from a Python number is fine (it mixes with any device)",
+      "parameter, and never moved in the file, or copied to the input's device in another method (`self.x.to(x.device)` "
+      "in forward(): model.to() and .half() leave it behind and each call copies or checks it); a 0-dim tensor from a "
+      "Python number is fine (it mixes with any device), and so is a size-0 placeholder for a cache built later",
       "self.register_buffer(\"x\", tensor, persistent=False), so it moves with the module"}},
     {RuleId::tensor_created_without_device,
      {"code.tensor_created_without_device", Layer::code, Severity::warning,
       "A tensor built from an input's shape is created on the CPU, whatever device the input is on",
       "torch.zeros/ones/empty/full/rand*/arange/linspace/eye(...) without device= in a function of a file that uses "
-      "a GPU, when its size is read off an input tensor (x.shape, x.size(), x.numel()) or it is joined "
-      "(torch.cat/stack) with them; not in __init__, datasets or collate functions, nor in a function of the file that "
+      "a GPU, when its size is read off an input tensor (x.shape, x.size(), x.numel()), it is joined "
+      "(torch.cat/stack) with them, or it is written inline against a sliced input (`torch.arange(n)[None] < "
+      "lengths[:, None]`); any such factory in forward() of a module, in init_hidden/init_state-like methods, and in "
+      "a method forward() calls without moving its result (not when the method moves something after the factory, "
+      "nor for a size-0 placeholder or a value read back at once with .item()); a 0-dim accumulator "
+      "(torch.tensor(0.0)) that takes values computed from tensor inputs in a loop; not in __init__, weight "
+      "initialisation, datasets or collate functions, nor in a function of the file that "
       "the file only ever calls with host values (a naive version timed on small CPU tensors); and a tensor made "
       "without a device handed to a torch.distributed collective (all_reduce, all_gather, broadcast, ...) in a file "
       "that uses a GPU and not the gloo backend: NCCL takes device tensors only",
