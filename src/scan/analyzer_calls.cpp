@@ -789,8 +789,9 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
       !b->reported && on_device_model) {
     b->reported = true;
     emit(RuleId::inputs_not_moved, arg,
-         fmt::format("`{}` is made on the CPU (at {}) and given to `{}`, which was moved to the device at {}",
-                     arg.text(), where(b->row), callee_name, where(callee.moved_row)),
+         fmt::format("`{}` is made on the CPU (at {}) and given to `{}`, which {}", arg.text(), where(b->row), callee_name,
+                     callee.moved_row >= 0 ? fmt::format("was moved to the device at {}", where(callee.moved_row))
+                                           : std::string("is on the device")),
          {snippet(arg.parent(), 80)}, fmt::format("{} = {}.to(device)", arg.text(), arg.text()));
     return;
   }

@@ -258,7 +258,10 @@ Symbol Analyzer::infer_call(Node call, int depth) {
         }
         return out;
       }
-      if (moves_to_accelerator(call, method)) out.placement = Placement::accelerator;
+      if (moves_to_accelerator(call, method)) {
+        out.placement = Placement::accelerator;
+        out.moved_row = call.row();
+      }
       return out;
     }
     // `x.softmax(1)` keeps x's kind and placement; `F.softmax(x)` and `torch.sum(x)` are functions of

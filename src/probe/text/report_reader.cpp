@@ -242,8 +242,8 @@ constexpr Keyword k_keywords[] = {
     {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
     {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1},
     {"ingularity", 3}, {"pptainer", 2},
-    {"cudatoolkit", 4}, {"cuda-runtime", 5}, {"cuda-cudart", 4}, {"cuda-python", 4}, {"cuda-bindings", 4},
-    {"cupy-cuda", 1},  {"paddle-gpu", 2},   {"jaxlib", 0},      {"jax-cuda", 0}};
+    {"cudatoolkit", 6}, {"cuda-runtime", 3}, {"cuda-cudart", 3}, {"cuda-python", 3}, {"cuda-bindings", 3},
+    {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
