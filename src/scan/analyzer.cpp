@@ -533,9 +533,22 @@ void Analyzer::bind(Node target, Symbol value, Node at) {
     std::size_t eol = m_src.text.find('\n', at.start_byte());
     std::string_view around = std::string_view(m_src.text).substr(from, (eol == std::string::npos ? m_src.text.size() : eol) - from);
     auto hash = around.find('#');
-    bool explained = hash != std::string_view::npos &&
-                     (util::contains_icase(around.substr(hash), "cpu") || util::contains_icase(around.substr(hash), "gpu") ||
-                      util::contains_icase(around.substr(hash), "cuda"));
+    // As words: an identifier in a comment (`# see force_cpu`) explains nothing.
+    auto word_in = [](std::string_view text, std::string_view w) {
+      for (std::size_t i = 0; i + w.size() <= text.size(); ++i) {
+        if (!util::contains_icase(text.substr(i, w.size()), w)) continue;
+        auto word_char = [&](std::size_t k) {
+          return k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) != 0 || text[k] == '_');
+        };
+        if ((i == 0 || !word_char(i - 1)) && !word_char(i + w.size())) return true;
+      }
+      return false;
+    };
+    bool explained = false;
+    if (hash != std::string_view::npos) {
+      auto comment = around.substr(hash);
+      explained = word_in(comment, "cpu") || word_in(comment, "gpu") || word_in(comment, "cuda");
+    }
     if (!explained && old != symbols.end() && old->second.device_choice && old->second.row >= 0 &&
         old->second.row < static_cast<int>(at.row())) {
       value.reported = true;  // one finding: this one
