@@ -67,16 +67,53 @@ namespace {
 // toml++ 3.3 reads a table header's key without checking its first character (`[&`): a failed
 // assertion in a debug build, an "assume" the optimiser may exploit in a release build (found by
 // tests/fuzz scan_fuzzer). Such a header is refused here first, with toml++'s own words.
+// A line that starts with '[' is a table header only outside a value: lines of a multi-line array
+// (`[1, 2],`, `[`, `[{a = 1}]`) are not. So brackets are counted outside strings and comments.
 std::optional<std::string> bad_table_header(std::string_view text) {
   std::size_t line = 0;
+  int depth = 0;           // open array brackets of values
+  std::string_view close;  // the delimiter of an open multi-line string
+  const std::string_view basic_ml = R"(""")", literal_ml = "'''";
   for (std::string_view l : util::lines(text)) {
     ++line;
-    std::size_t i = l.find_first_not_of(" \t");
-    if (i == std::string_view::npos || l[i] != '[') continue;
+    std::size_t first = l.find_first_not_of(" \t");
+    const bool header = close.empty() && depth == 0 && first != std::string_view::npos && l[first] == '[';
+    // Strings, comments and array brackets on this line; a header's own brackets are not counted.
+    for (std::size_t k = 0; k < l.size(); ++k) {
+      if (!close.empty()) {
+        if (close == basic_ml && l[k] == '\\') {
+          ++k;
+        } else if (l.substr(k, 3) == close) {
+          k += 2;
+          close = {};
+        }
+        continue;
+      }
+      char c = l[k];
+      if (c == '#') break;
+      if (l.substr(k, 3) == basic_ml || l.substr(k, 3) == literal_ml) {
+        close = l.substr(k, 3) == literal_ml ? literal_ml : basic_ml;
+        k += 2;
+      } else if (c == '"' || c == '\'') {
+        for (++k; k < l.size() && l[k] != c; ++k) {
+          if (c == '"' && l[k] == '\\') ++k;
+        }
+      } else if (!header && c == '[') {
+        ++depth;
+      } else if (!header && c == ']' && depth > 0) {
+        --depth;
+      }
+    }
+    if (!header) continue;
+    std::size_t i = first;
     ++i;
     if (i < l.size() && l[i] == '[') ++i;
     while (i < l.size() && (l[i] == ' ' || l[i] == '\t')) ++i;
-    if (i >= l.size()) continue;  // toml++ reports the end of the line itself
+    if (i >= l.size()) {  // `[[` then the end of the line: toml++ asserts on that too (found by the fuzz target)
+      return fmt::format("{}: Error while parsing key: expected bare key starting character or string delimiter, saw "
+                         "the end of the line",
+                         line);
+    }
     auto c = static_cast<unsigned char>(l[i]);
     bool key_start = std::isalnum(c) != 0 || c == '_' || c == '-' || c == '"' || c == '\'' || c == ']' || c >= 0x80;
     if (!key_start) {

@@ -11,11 +11,18 @@ namespace {
 // Found by the scan fuzz target: toml++ 3.3 asserts (debug) or assumes (release) that a table
 // header starts with a key character. Such a header is a clear error, before toml++ sees it.
 TEST(Config, TableHeaderWithoutAKeyIsAnErrorNotAnAssertion) {
-  for (const char* text : {"[&", "[[ &x]]\n", "[tool]\na = 1\n  [ %]\n"}) {
+  for (const char* text : {"[&", "[[ &x]]\n", "[tool]\na = 1\n  [ %]\n", "[[\n", "[\n", "a = 1\n[[ \t"}) {
     auto c = parse_config(text, "pyproject.toml");
     ASSERT_FALSE(c) << text;
     EXPECT_NE(c.error().message.find("expected bare key starting character"), std::string::npos) << c.error().message;
   }
+  // Lines of a multi-line array that start with '[' are no headers (not even `[` alone, or an
+  // inline table), nor is a '[' inside a string.
+  auto arrays = parse_config("m = [\n  [1, 2],\n  [\n    3,\n  ],\n  [{a = 1}],\n]\ns = \"\"\"\n[\n\"\"\"\n"
+                             "[tool.gpudoctor]\nexclude = [\n  \"a/*\",\n]\n",
+                             "pyproject.toml");
+  ASSERT_TRUE(arrays) << arrays.error().message;
+  EXPECT_EQ(arrays->exclude, std::vector<std::string>{"a/*"});
   // Valid headers of every shape still parse.
   auto ok = parse_config("[tool.gpudoctor]\n[ \"quoted\" ]\n[[array]]\n['literal']\n", "pyproject.toml");
   EXPECT_TRUE(ok) << ok.error().message;

@@ -86,6 +86,7 @@ for target in $TARGETS; do
     # Regressions toml++ 3.3 mishandles: a table header without a key; U+026C outside a string; U+048B
     # in a string after a bad value.
     printf '[&' > "$OUT/scan-corpus/toml-header"
+    printf '[[\n' > "$OUT/scan-corpus/toml-header-eol"
     printf 'a = 1\n\311\254' > "$OUT/scan-corpus/toml-non-ascii"
     printf 'a =0["\322\213"]\n' > "$OUT/scan-corpus/toml-after-error"
     # shellcheck disable=SC2046
