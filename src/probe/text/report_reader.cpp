@@ -856,6 +856,14 @@ facts::Facts ReportReader::facts() const {
   } else if (m_package_runtime) {
     f.driver.cudart.runtime_version = m_package_runtime->version;
     f.driver.cudart.library.requested = m_package_runtime->what;
+  } else if (m_cuda_toolkit && !m_torch_version && !m_torch_cuda && !m_conda_cpuonly && m_ort_packages.empty()) {
+    // No framework that ships its own runtime (torch, ONNX Runtime's CUDA package): programs built
+    // with this toolkit (and TensorFlow, JAX or CuPy set up on it) load its runtime.
+    auto v = util::parse_version(*m_cuda_toolkit);
+    if (v && v->size() >= 2 && (*v)[0] >= 7 && (*v)[0] < 100 && (*v)[1] < 10) {
+      f.driver.cudart.runtime_version = (*v)[0] * 1000 + (*v)[1] * 10;
+      f.driver.cudart.library.requested = fmt::format("the CUDA {} toolkit the text shows", *m_cuda_toolkit);
+    }
   }
   if (m_insufficient_driver) {
     f.driver.cudart.device_count_result = 35;

@@ -337,6 +337,15 @@ TEST(ReportReader, PackagesThatCarryACudaRuntime) {
   }
 }
 
+// The toolkit's runtime is judged only when nothing in the text ships its own (torch, ONNX
+// Runtime's CUDA package): torch runs on the runtime of its wheel, whatever nvcc says.
+TEST(ReportReader, TheToolkitIsTheRuntimeOnlyWithoutAFrameworkThatShipsOne) {
+  auto alone = read("Cuda compilation tools, release 12.4, V12.4.131\nDriver Version: 470.182.03\n");
+  EXPECT_EQ(alone.driver.cudart.runtime_version.value_or(0), 12040);
+  auto with_torch = read("Cuda compilation tools, release 12.4, V12.4.131\ntorch==2.1.0+cu118\n");
+  EXPECT_FALSE(with_torch.driver.cudart.runtime_version.known());
+}
+
 // Every test text above, fed as a block, reads the same facts as fed line by line.
 TEST(ReportReader, ThePrefilterLetsEveryShapeThrough) {
   for (std::string_view text : {
