@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -64,22 +65,33 @@ bool ScanConfig::excluded(std::string_view relative_path) const {
 
 namespace {
 
-// toml++ 3.3 reads a table header's key without checking its first character (`[&`): a failed
-// assertion in a debug build, an "assume" the optimiser may exploit in a release build (found by
-// tests/fuzz scan_fuzzer). Such a header is refused here first, with toml++'s own words.
+// toml++ 3.3 assumes, without checking, things its callers were meant to have checked: that a table
+// header's key starts with a key character (`[&`, `[[` then the end of the line), that a value
+// starts where one is expected (`x = [}`, `x = }`, `x = # c`), and that an inline table's key does
+// (`{ & = 1 }`, `{ a = 1, }`). Each is a failed assertion in a debug build and an "assume" the
+// optimiser may exploit in a release build (all found by tests/fuzz scan_fuzzer). So the structure
+// is walked here first, outside strings and comments, and such text is refused with its line.
 // A line that starts with '[' is a table header only outside a value: lines of a multi-line array
-// (`[1, 2],`, `[`, `[{a = 1}]`) are not. So brackets are counted outside strings and comments.
+// (`[1, 2],`, `[`, `[{a = 1}]`) are not.
 std::optional<std::string> bad_table_header(std::string_view text) {
   std::size_t line = 0;
-  int depth = 0;           // open array brackets of values
+  std::vector<char> open;  // the '[' and '{' of values not yet closed
+  enum class Want : std::uint8_t { nothing, value, key_or_close, key };
+  Want want = Want::nothing;
   std::string_view close;  // the delimiter of an open multi-line string
   const std::string_view basic_ml = R"(""")", literal_ml = "'''";
+  auto refuse = [&](std::string_view what) {
+    return fmt::format("{}: Error while parsing value: {}", line, what);
+  };
+  auto key_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || static_cast<unsigned char>(c) >= 0x80;
+  };
   for (std::string_view l : util::lines(text)) {
     ++line;
     std::size_t first = l.find_first_not_of(" \t");
-    const bool header = close.empty() && depth == 0 && first != std::string_view::npos && l[first] == '[';
-    // Strings, comments and array brackets on this line; a header's own brackets are not counted.
-    for (std::size_t k = 0; k < l.size(); ++k) {
+    const bool header = close.empty() && open.empty() && want == Want::nothing && first != std::string_view::npos &&
+                        l[first] == '[';
+    for (std::size_t k = header ? l.size() : 0; k < l.size(); ++k) {
       if (!close.empty()) {
         if (close == basic_ml && l[k] == '\\') {
           ++k;
@@ -90,19 +102,52 @@ std::optional<std::string> bad_table_header(std::string_view text) {
         continue;
       }
       char c = l[k];
-      if (c == '#') break;
+      if (c == ' ' || c == '\t' || c == '\r') continue;
+      if (c == '#') {
+        if (want != Want::nothing && (open.empty() || open.back() == '{')) return refuse("expected a value, saw a comment");
+        break;
+      }
       if (l.substr(k, 3) == basic_ml || l.substr(k, 3) == literal_ml) {
         close = l.substr(k, 3) == literal_ml ? literal_ml : basic_ml;
         k += 2;
+        want = Want::nothing;
       } else if (c == '"' || c == '\'') {
         for (++k; k < l.size() && l[k] != c; ++k) {
           if (c == '"' && l[k] == '\\') ++k;
         }
-      } else if (!header && c == '[') {
-        ++depth;
-      } else if (!header && c == ']' && depth > 0) {
-        --depth;
+        want = Want::nothing;
+      } else if (c == '=') {
+        want = Want::value;
+      } else if (c == '[') {
+        open.push_back('[');
+        want = Want::value;
+      } else if (c == '{') {
+        open.push_back('{');
+        want = Want::key_or_close;
+      } else if (c == ']') {
+        if (!open.empty() && open.back() == '{') return refuse("expected '}', saw ']'");
+        if (want != Want::nothing && want != Want::value) return refuse("expected a key, saw ']'");
+        if (want == Want::value && (open.empty() || open.back() != '[')) return refuse("expected a value, saw ']'");
+        if (!open.empty()) open.pop_back();
+        want = Want::nothing;
+      } else if (c == '}') {
+        if (want == Want::value || want == Want::key) return refuse("expected a value or a key, saw '}'");
+        if (!open.empty() && open.back() == '[') return refuse("expected ']', saw '}'");
+        if (!open.empty()) open.pop_back();
+        want = Want::nothing;
+      } else if (c == ',') {
+        if (want != Want::nothing) return refuse("expected a value, saw ','");
+        if (!open.empty()) want = open.back() == '[' ? Want::value : Want::key;
+      } else if (want == Want::key || want == Want::key_or_close) {
+        if (!key_char(c)) return refuse(fmt::format("expected a key, saw '{}'", util::sanitize_utf8(l.substr(k, 1))));
+        want = Want::nothing;
+      } else {
+        want = Want::nothing;  // a bare key, a number, a date, true or false
       }
+    }
+    // The end of the line: a value is still wanted only inside an array (they span lines).
+    if (!header && close.empty() && want != Want::nothing && (open.empty() || open.back() == '{')) {
+      return refuse("expected a value, saw the end of the line");
     }
     if (!header) continue;
     std::size_t i = first;

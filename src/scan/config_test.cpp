@@ -23,6 +23,19 @@ TEST(Config, TableHeaderWithoutAKeyIsAnErrorNotAnAssertion) {
                              "pyproject.toml");
   ASSERT_TRUE(arrays) << arrays.error().message;
   EXPECT_EQ(arrays->exclude, std::vector<std::string>{"a/*"});
+  // Found by the scan fuzz target: a value wanted where toml++ assumes one starts, and an inline
+  // table's key (toml++ asserts on each).
+  for (const char* text : {"a = [}\n", "a = }\n", "a = # c\n", "a =\n", "t = { & = 1 }\n", "t = { a = 1, }\n",
+                           "t = {a = [1}]\n", "a = [1, {b = 2]}\n", "a = ,\n",
+                           "[tool.gpudoctor]\nse.ect = [\"code.inputs_not_moved\"]\nFgnore = [}\n"}) {
+    auto c = parse_config(text, "pyproject.toml");
+    ASSERT_FALSE(c) << text;
+    EXPECT_NE(c.error().message.find("Error while parsing"), std::string::npos) << c.error().message;
+  }
+  auto shapes = parse_config("a = [1, 2,]\nb = [\n  # c\n  1,\n]\nc = {}\nd = { x = 1, \"y\" = [2] }\ne = []\n"
+                             "f = [{x = 1}, {y = \"}\"}]\ng = 1979-05-27T07:32:00Z\nh = -inf\n",
+                             "pyproject.toml");
+  EXPECT_TRUE(shapes) << shapes.error().message;
   // Valid headers of every shape still parse.
   auto ok = parse_config("[tool.gpudoctor]\n[ \"quoted\" ]\n[[array]]\n['literal']\n", "pyproject.toml");
   EXPECT_TRUE(ok) << ok.error().message;
