@@ -83,12 +83,13 @@ for target in $TARGETS; do
     mkdir -p "$OUT/scan-corpus"
     cp tests/scan/*/*.py "$OUT/scan-corpus/"
     printf '[tool.gpudoctor]\nselect = ["code.inputs_not_moved"]\nignore = []\nexclude = ["*_test.py"]\nmax_file_mb = 32\ninclude_tests = true\n[tool.gpudoctor.severity]\n"code.sync_in_loop" = "error"\n' > "$OUT/scan-corpus/pyproject.toml"
-    # Regressions toml++ 3.3 mishandles: a table header without a key; U+026C outside a string; U+048B
-    # in a string after a bad value.
+    # Regressions toml++ 3.3 mishandles: a table header without a key (or `[[` alone); U+026C outside a
+    # string; U+048B in a string after a bad value; a value wanted where `}` stands.
     printf '[&' > "$OUT/scan-corpus/toml-header"
     printf '[[\n' > "$OUT/scan-corpus/toml-header-eol"
     printf 'a = 1\n\311\254' > "$OUT/scan-corpus/toml-non-ascii"
     printf 'a =0["\322\213"]\n' > "$OUT/scan-corpus/toml-after-error"
+    printf 'a = [}\n' > "$OUT/scan-corpus/toml-value-expected"
     # shellcheck disable=SC2046
     link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus" -- tests/fuzz/scan_fuzzer.cpp \
       $(ls src/scan/*.cpp) src/facts/finding.cpp src/sys/error.cpp src/util/text.cpp src/util/path.cpp
