@@ -91,6 +91,16 @@ class NvmlSource : public ::testing::Test {
     return n;
   }
 
+  // Reads until the helper's start-up has an outcome (a slow start, under a sanitizer on a loaded
+  // machine, can take more than the sampling span), at most `bound`.
+  static void settle(GpuSource& s, std::chrono::milliseconds bound = 15000ms) {
+    auto end = std::chrono::steady_clock::now() + bound;
+    while (std::chrono::steady_clock::now() < end && s.description().find("still initialising") != std::string::npos) {
+      (void)s.read({});
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+
   stdfs::path m_dir;
   std::unique_ptr<sys::FileSystem> m_fs;
 };
@@ -146,6 +156,7 @@ TEST_F(NvmlSource, ProcessListRefusedMakesProcessFiguresUnknownNotZero) {
 TEST_F(NvmlSource, AbsentLibraryIsSaidNotZero) {
   auto s = source(k_a100, "/nonexistent/gpudoctor-test/libnvidia-ml.so.1");
   EXPECT_EQ(readings_during(*s, 1s), 0);
+  settle(*s);
   EXPECT_NE(s->description().find("NVML is not available"), std::string::npos) << s->description();
   EXPECT_NE(s->description().find("libnvidia-ml.so.1"), std::string::npos) << s->description();
 }
@@ -153,12 +164,14 @@ TEST_F(NvmlSource, AbsentLibraryIsSaidNotZero) {
 TEST_F(NvmlSource, MissingRequiredSymbolIsNamed) {
   auto s = source(k_a100, GPUDOCTOR_FAKE_NVML_MISSING_SYMBOLS);
   EXPECT_EQ(readings_during(*s, 1s), 0);
+  settle(*s);
   EXPECT_NE(s->description().find("nvmlDeviceGetCount"), std::string::npos) << s->description();
 }
 
 TEST_F(NvmlSource, InitErrorCarriesNvmlText) {
   auto s = source("nvml.init=!18\n");
   EXPECT_EQ(readings_during(*s, 1s), 0);
+  settle(*s);
   EXPECT_NE(s->description().find("Driver/library version mismatch"), std::string::npos) << s->description();
 }
 
@@ -182,6 +195,7 @@ TEST_F(NvmlSource, ASampleWhileNvmlInitialisesSaysSo) {
 TEST_F(NvmlSource, InitThatCrashesIsReported) {
   auto s = source("nvml.init=crash\n");
   EXPECT_EQ(readings_during(*s, 1s), 0);
+  settle(*s);
   EXPECT_NE(s->description().find("SIGSEGV"), std::string::npos) << s->description();
 }
 

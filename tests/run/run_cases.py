@@ -389,6 +389,18 @@ def case_html_chromium(gpd, work):
     check("run.never_used_gpu" in dom, "the verdict is on the page")
 
 
+def catches_sigint(pid):
+    """Whether process pid has a handler for SIGINT installed (bit 1 of SigCgt in /proc/PID/status)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)) != 0
+    except OSError:
+        pass
+    return False
+
+
 def case_watch_pid(gpd, work):
     report = os.path.join(work, "watch.json")
     html = os.path.join(work, "watch.html")
@@ -413,7 +425,11 @@ def case_watch_pid(gpd, work):
     target = subprocess.Popen(["sleep", "30"])
     try:
         w = subprocess.Popen([gpd, "watch", "--pid", str(target.pid)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(1)
+        # SIGINT once watch catches it (its SigCgt mask in /proc says so), not after a fixed delay: a
+        # sanitizer build on a loaded machine starts slower than that, and dies of the signal.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not catches_sigint(w.pid):
+            time.sleep(0.05)
         w.send_signal(signal.SIGINT)
         _, err = w.communicate(timeout=60)
         check(b"verdict" in err, f"a verdict after Ctrl-C: {err[-500:]!r}")
