@@ -565,14 +565,7 @@ void Analyzer::note_handed_module(Node left, Node right) {
   if (p == nullptr || !p->is_parameter || p->scalar) return;
   // The parameter's position after `self`.
   Node fn = m_function_nodes.back();
-  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
-  int index = -1;
-  for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
-    Node q = params.named(i);
-    Node name = q.is(NodeKind::identifier) ? q : q.field(Field::name);
-    if (!name.is(NodeKind::identifier) && q.named_count() > 0) name = q.named(0);
-    if (name.text() == right.text()) index = static_cast<int>(i) - 1;
-  }
+  int index = parameter_index(right.text()) - 1;
   Node cls = fn.parent();
   while (cls.valid() && !cls.is(NodeKind::class_definition)) cls = cls.parent();
   if (index < 0 || !cls.valid()) return;

@@ -310,8 +310,11 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       return out;
     }
   }
-  // torch.cuda.FloatTensor(...), or a name bound to it (`FloatT(...)`): a tensor on the GPU.
-  if (infer(fn, depth + 1).cuda_tensor_type) {
+  // torch.cuda.FloatTensor(...), or a name bound to it (`FloatT(...)`): a tensor on the GPU. Only a
+  // name, an attribute or a conditional can be such a type: other callees are not inferred again.
+  const bool type_like = fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute) ||
+                         fn.is(NodeKind::parenthesized_expression) || fn.is(NodeKind::conditional_expression);
+  if (type_like && infer(fn, depth + 1).cuda_tensor_type) {
     out.kind = Kind::tensor;
     out.placement = Placement::accelerator;
     out.moved_row = call.row();
