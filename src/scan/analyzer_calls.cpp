@@ -690,6 +690,11 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
   // must hand it one on the device (judged in finish(), against every call of play()).
   if (callee.is_parameter && callee.kind == Kind::unknown && !m_function_nodes.empty() && m_classes.empty()) {
     int index = parameter_index(callee_name);
+    // The function moves the model it is handed (`if use_gpu: net.cuda()`): whatever it gets is fine.
+    auto body = m_function_nodes.back().text();
+    for (const char* how : {".to(", ".cuda(", ".to_empty("}) {
+      if (index >= 0 && body.find(std::string(callee_name) + how) != std::string_view::npos) index = -1;
+    }
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; index >= 0 && args.valid() && i < args.named_count(); ++i) {
       Symbol in = infer(args.named(i));

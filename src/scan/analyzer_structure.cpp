@@ -306,6 +306,18 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
       // another (forward() copying it to its input's device).
       Node fn = m_function_nodes.back();
       AttributeMove move = handled ? AttributeMove::handled : AttributeMove::never;
+      // The name of the def nearest above a byte: the method a line is in (methods are not nested
+      // in the modules this rule judges).
+      auto method_at = [&](std::size_t at) -> std::string_view {
+        for (std::size_t d = text.rfind("def ", at); d != std::string_view::npos; d = d == 0 ? std::string_view::npos : text.rfind("def ", d - 1)) {
+          if (d > 0 && text[d - 1] != ' ' && text[d - 1] != '\t' && text[d - 1] != '\n') continue;
+          std::size_t b = d + 4, e = b;
+          while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) != 0 || text[e] == '_')) ++e;
+          return text.substr(b, e - b);
+        }
+        return {};
+      };
+      bool rebound_elsewhere = false;
       for (std::size_t at = text.find(name); at != std::string_view::npos && move != AttributeMove::handled;
            at = text.find(name, at + 1)) {
         std::size_t end = at + name.size();
@@ -316,17 +328,39 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
         auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
         bool moved = false;
         for (std::string_view w : {".to(", ".cuda(", "device", ".type_as("}) moved = moved || line.find(w) != std::string_view::npos;
-        if (!moved) continue;
+        bool here = at >= fn.start_byte() && at < fn.end_byte();
+        if (!moved) {
+          // Bound again in another method to data converted to a tensor (`self.state =
+          // torch.FloatTensor(obs)` at each step): state the code keeps, not a constant of the module.
+          std::size_t k = end;
+          while (k < text.size() && text[k] == ' ') ++k;
+          bool in_comment = line.substr(0, at - bol).find('#') != std::string_view::npos;
+          if (!here && !in_comment && k + 1 < text.size() && text[k] == '=' && text[k + 1] != '=') {
+            std::size_t v = k + 1;
+            while (v < text.size() && text[v] == ' ') ++v;
+            auto rhs = text.substr(v, 40);
+            for (std::string_view conv : {"torch.FloatTensor(", "torch.LongTensor(", "torch.Tensor(", "torch.tensor(",
+                                          "torch.from_numpy(", "torch.as_tensor("}) {
+              if (rhs.starts_with(conv)) rebound_elsewhere = true;
+            }
+          }
+          continue;
+        }
+        // Moved in the module's own to()/cuda()/_apply() override: it moves with the module.
+        if (auto m = method_at(at); m == "to" || m == "cuda" || m == "_apply") {
+          move = AttributeMove::handled;
+          continue;
+        }
         // A copy of it elsewhere (`self.table.to(x.device)`), not a line that only reads its device.
         auto rest = text.substr(end, line.size() - (at - bol) - name.size());
         bool copied = rest.find(".to(") != std::string_view::npos || rest.find(".cuda(") != std::string_view::npos ||
                       rest.find(".type_as(") != std::string_view::npos;
-        bool here = at >= fn.start_byte() && at < fn.end_byte();
         move = here || !copied ? AttributeMove::handled : AttributeMove::at_run_time;
         if (!here && m_attribute_move_row.count(name) == 0) {
           m_attribute_move_row[name] = static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
         }
       }
+      if (rebound_elsewhere) move = AttributeMove::handled;
       cached = m_attribute_moved.emplace(name, move).first;
     }
     if (cached->second == AttributeMove::handled) return;
@@ -383,6 +417,23 @@ void Analyzer::check_module_ctor(Node call, std::string_view q) {
                              layer),
        {snippet(call, 80)}, fmt::format("self.layer = nn.{}(...) in __init__, then self.layer(x) here", layer));
 }
+
+namespace {
+
+// The fix for a factory sized from an input x: Tensor has new_zeros/new_ones/new_empty/new_full/
+// new_tensor, and torch has rand_like/randn_like/randint_like; the others take device=.
+std::string shaped_factory_fix(std::string_view q) {
+  auto f = last_component(q);
+  if (f == "zeros" || f == "ones" || f == "empty" || f == "full" || f == "tensor") {
+    return fmt::format("{}(..., device=x.device), or x.new_{}(...)", q, f);
+  }
+  if (f == "rand" || f == "randn" || f == "randint") {
+    return fmt::format("{}(..., device=x.device), or torch.{}_like(x)", q, f);
+  }
+  return fmt::format("{}(..., device=x.device)", q);
+}
+
+}  // namespace
 
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
@@ -447,12 +498,34 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
     if (!gpu_code) f.severity = facts::Severity::info;
     return;
   }
+  // Shaped like an input and computed with in arithmetic (`mu + sigma * torch.randn(mu.shape)`):
+  // on a GPU that line fails, whether or not this file names one; a module is written to be moved.
+  bool in_arithmetic = false;
+  if (in_module_method() && function_name() != "__init__") {
+    Node up = call.parent();
+    for (int guard = 0; guard < 16 && up.valid(); ++guard, up = up.parent()) {
+      if (up.is(NodeKind::binary_operator)) {
+        auto op = Node(ts_node_child(up.raw(), 1), m_src.text).text();
+        if (op == "+" || op == "-" || op == "*" || op == "/" || op == "@") in_arithmetic = true;
+        continue;
+      }
+      if (up.is(NodeKind::parenthesized_expression) || up.is(NodeKind::unary_operator)) continue;
+      break;
+    }
+    // `(torch.randn(x.shape) * 0.1).to(x.device)`: moved once made.
+    if (in_arithmetic && up.is(NodeKind::attribute)) {
+      auto m = up.field(Field::attribute).text();
+      if (m == "to" || m == "cuda" || m == "type_as") {
+        return;
+      }
+    }
+  }
   auto& f = emit(RuleId::tensor_created_without_device, call,
        fmt::format("{}(...) takes its size from an input tensor's shape but no device: it is made on the CPU while "
                    "that input may be on the GPU (\"Expected all tensors to be on the same device\", or a silent copy)",
                    q),
-       {snippet(call, 80)}, fmt::format("{}(..., device=x.device), or x.new_{}(...)", q, last_component(q)));
-  if (!gpu_code) f.severity = facts::Severity::info;
+       {snippet(call, 80)}, shaped_factory_fix(q));
+  if (!gpu_code && !in_arithmetic) f.severity = facts::Severity::info;
 }
 
 void Analyzer::check_joined(Node call, std::string_view q) {
