@@ -103,10 +103,14 @@ void Analyzer::on_call(Node call) {
   if (fn.is(NodeKind::identifier)) note_plain_function_call(call);
   // A collective of torch.distributed on a tensor made here on the host: NCCL, the GPU backend,
   // takes device tensors only (gloo, the CPU one, is fine).
-  if (starts_with_package(q, "torch.distributed") &&
-      (last == "all_reduce" || last == "all_gather" || last == "broadcast" || last == "reduce" ||
-       last == "reduce_scatter" || last == "all_gather_into_tensor" || last == "reduce_scatter_tensor") &&
-      m_ff.uses_device && m_src.text.find("gloo") == std::string::npos) {
+  // The same through Lightning's strategy (`self.trainer.strategy.reduce(t)`), whose multi-GPU
+  // strategies hand the tensor to NCCL as it is.
+  const bool collective = last == "all_reduce" || last == "all_gather" || last == "broadcast" || last == "reduce" ||
+                          last == "reduce_scatter" || last == "all_gather_into_tensor" || last == "reduce_scatter_tensor";
+  const bool via_strategy = m_ff.framework_moves_batches && fn.is(NodeKind::attribute) &&
+                            last_component(fn.field(Field::object).text()) == "strategy";
+  if (collective && ((starts_with_package(q, "torch.distributed") && m_ff.uses_device) || via_strategy) &&
+      m_src.text.find("gloo") == std::string::npos) {
     Node t = positional(call, 0);
     Symbol* s = t.is(NodeKind::identifier) ? lookup(t.text()) : nullptr;
     if (s != nullptr && s->made_on_host() && !s->reported && s->row >= 0) {
@@ -146,6 +150,7 @@ void Analyzer::on_call(Node call) {
   }
   check_module_ctor(call, q);
   check_host_factory(call, q);
+  note_list_append(call);
   check_joined(call, q);
   check_mixed_call(call, q);
   // is_available() counts: it initialises the driver, which fixes the visible device list (P06).

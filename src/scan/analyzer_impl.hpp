@@ -105,6 +105,7 @@ class Analyzer {
   void check_module_ctor(Node call, std::string_view q);
   void check_host_factory(Node call, std::string_view q);
   void check_joined(Node call, std::string_view q);
+  void note_list_append(Node call);
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
   Node inline_host_factory(Node e);
@@ -204,6 +205,16 @@ class Analyzer {
   std::unordered_map<std::string, bool> m_calls_host_only;
   std::unordered_set<std::size_t> m_dropped;
   std::unordered_set<std::uint32_t> m_inline_reported;  // start bytes of factory calls already reported
+  // Lists a function fills with append(): the first tensor appended that was made on the host here
+  // (a factory written in the call), and whether a value computed from the inputs went in too.
+  struct ListFeed {
+    std::uint32_t host_byte = 0;
+    int host_row = -1, host_column = -1;
+    std::string host_text;
+    bool input = false;
+    bool reported = false;
+  };
+  std::map<std::pair<std::uint32_t, std::string>, ListFeed> m_list_feeds;  // (function start byte, list name)
   void note_plain_function_call(Node call);
   // A module handed to a plain class's __init__ and kept as `self.X = param`, then called with
   // device tensors in the class's methods: reported at the end when every construction of the

@@ -390,7 +390,24 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
 void Analyzer::check_module_ctor(Node call, std::string_view q) {
   if (!starts_with_package(q, "torch.nn") || starts_with_package(q, "torch.nn.functional")) return;
   std::string_view layer = last_component(q);
-  if (!has_weights(layer)) return;
+  // `nn.Dropout(p)(x)` in forward(): no weights, but a module built at each call is never in eval
+  // mode, so model.eval() does not turn this dropout off and inference stays random.
+  if (!has_weights(layer)) {
+    const bool dropout = layer == "Dropout" || layer == "Dropout1d" || layer == "Dropout2d" || layer == "Dropout3d" ||
+                         layer == "AlphaDropout" || layer == "FeatureAlphaDropout";
+    Node p = call.parent();
+    if (dropout && in_forward() && in_module_method() && p.is(NodeKind::call) && p.field(Field::function) == call) {
+      auto& f = emit(RuleId::module_built_in_forward, call,
+           fmt::format("nn.{} is built and called at once in {}(): a module made at each call is always in training "
+                       "mode, so model.eval() does not turn this dropout off and evaluation stays random",
+                       layer, function_name()),
+           {snippet(p, 80)},
+           fmt::format("self.drop = nn.{}(...) in __init__, then self.drop(x); or F.dropout(x, p, training=self.training)",
+                       layer));
+      f.severity = facts::Severity::warning;  // not a device error: wrong results in evaluation
+    }
+    return;
+  }
   // Called the moment it is built (`nn.Conv2d(...)(x)`), anywhere: a layer with fresh random
   // weights used once and thrown away. Otherwise only forward() of a module is judged (a method
   // that returns layers builds them for __init__).
@@ -528,12 +545,66 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   if (!gpu_code && !in_arithmetic) f.severity = facts::Severity::info;
 }
 
+void Analyzer::note_list_append(Node call) {
+  // `losses.append(torch.tensor(0.0))` in one branch, `losses.append(<from the inputs>)` in another,
+  // then torch.stack(losses): stack and cat take tensors of one device only.
+  if ((!m_ff.uses_device && !gpu_project()) || m_function_nodes.empty() || in_host_side_function()) return;
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::attribute) || fn.field(Field::attribute).text() != "append") return;
+  Node list = fn.field(Field::object);
+  if (!list.is(NodeKind::identifier)) return;
+  Node args = call.field(Field::arguments);
+  if (!args.valid() || args.named_count() != 1) return;
+  Node v = args.named(0);
+  auto& feed = m_list_feeds[{m_function_nodes.back().start_byte(), std::string(list.text())}];
+  // The factory may be followed by casts (`torch.tensor(0).float()`), never by a move.
+  Node factory = v;
+  for (int guard = 0; guard < 4 && factory.is(NodeKind::call); ++guard) {
+    Node f = factory.field(Field::function);
+    if (!f.is(NodeKind::attribute)) break;
+    auto m = f.field(Field::attribute).text();
+    if (m != "float" && m != "long" && m != "int" && m != "double" && m != "half" && m != "bool") break;
+    factory = f.field(Field::object);
+  }
+  if (factory.is(NodeKind::call) && !keyword(factory, "device").valid()) {
+    std::string fq = qualified_callee(factory);
+    auto last = last_component(fq);
+    if (starts_with_package(fq, "torch") && fq.find('.', 6) == std::string::npos && (sized_factory(last) || last == "tensor")) {
+      if (feed.host_row < 0) {
+        feed.host_byte = factory.start_byte();
+        feed.host_row = static_cast<int>(factory.row());
+        feed.host_column = static_cast<int>(factory.column());
+        feed.host_text = std::string(snippet(factory, 40));
+      }
+      return;
+    }
+  }
+  Symbol s = infer(v);
+  if (s.placement == Placement::accelerator || (s.placement != Placement::host && mentions_parameter(v))) feed.input = true;
+}
+
 void Analyzer::check_joined(Node call, std::string_view q) {
   // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
   // computed from the function's inputs.
   if ((!m_ff.uses_device && !gpu_project()) || m_function_nodes.empty()) return;
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
+  if (list.is(NodeKind::identifier)) {
+    auto it = m_list_feeds.find({m_function_nodes.back().start_byte(), std::string(list.text())});
+    if (it == m_list_feeds.end() || it->second.host_row < 0 || !it->second.input || it->second.reported ||
+        m_inline_reported.count(it->second.host_byte) > 0) {
+      return;
+    }
+    it->second.reported = true;
+    m_inline_reported.insert(it->second.host_byte);
+    emit_at(RuleId::tensor_created_without_device, it->second.host_row, it->second.host_column,
+            fmt::format("{} is made on the CPU (no device=) and appended to `{}`, which also holds tensors computed "
+                        "from the function's input; {}() at {} takes tensors of one device only (\"Expected all "
+                        "tensors to be on the same device\")",
+                        it->second.host_text, list.text(), last_component(q), where(call.row())),
+            {snippet(call, 80)}, "create it with device=<input>.device, or <input>.new_zeros(())");
+    return;
+  }
   if (!list.is(NodeKind::list) && !list.is(NodeKind::tuple)) return;
   if (in_host_side_function()) return;
   Symbol* host = nullptr;
