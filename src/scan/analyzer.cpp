@@ -282,7 +282,10 @@ bool Analyzer::runs_once_per_loop(Node at) const {
 
 Descend Analyzer::enter(Node n) {
   switch (n.kind()) {
-    case NodeKind::function_definition: enter_function(n); break;
+    case NodeKind::function_definition:
+      enter_function(n);
+      m_trained.emplace_back();
+      break;
     case NodeKind::class_definition:
       m_classes.emplace_back(n.field(Field::name).text());
       m_class_names.insert(m_classes.back());
@@ -325,6 +328,8 @@ void Analyzer::leave(Node n) {
       if (!m_classes.empty()) m_classes.pop_back();
       break;
     case NodeKind::function_definition:
+      check_trained_together();
+      if (!m_trained.empty()) m_trained.pop_back();
       if (m_scopes.size() > 1) m_scopes.pop_back();
       if (!m_functions.empty()) m_functions.pop_back();
       if (!m_function_nodes.empty()) m_function_nodes.pop_back();

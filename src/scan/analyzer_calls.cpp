@@ -64,19 +64,26 @@ void Analyzer::note_plain_function_call(Node call) {
   // A model that certainly stays on the CPU (built or returned here, never moved) handed over.
   {
     Node args = call.field(Field::arguments);
+    std::map<int, std::string> device_args;
+    const std::size_t first_handed = m_handed_models.size();
     for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
       Node a = args.named(i);
       if (a.is(NodeKind::keyword_argument) || a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) break;
       Symbol s = infer(a);
+      if (s.placement == Placement::accelerator && s.kind != Kind::module && s.kind != Kind::hf_model &&
+          s.kind != Kind::device) {
+        device_args.emplace(static_cast<int>(i), std::string(snippet(a, 30)));
+      }
       // A criterion has no weights that would have to move (whatever its class is called).
       bool criterion = util::contains_icase(a.text(), "criterion") || util::contains_icase(a.text(), "loss");
       if (s.kind == Kind::module && s.placement == Placement::host && !s.is_parameter && !s.is_loss && !s.submodule &&
           !criterion) {
         int row = s.row >= 0 ? s.row : s.built_row >= 0 ? s.built_row : static_cast<int>(a.row());
         int column = s.row >= 0 ? s.column : s.built_row >= 0 ? s.built_column : static_cast<int>(a.column());
-        m_handed_models.push_back({name, static_cast<int>(i), a, row, column});
+        m_handed_models.push_back({name, static_cast<int>(i), a, row, column, {}});
       }
     }
+    for (std::size_t k = first_handed; k < m_handed_models.size(); ++k) m_handed_models[k].device_args = device_args;
   }
   bool host = true;
   Node args = call.field(Field::arguments);
@@ -151,6 +158,10 @@ void Analyzer::on_call(Node call) {
   check_module_ctor(call, q);
   check_host_factory(call, q);
   note_list_append(call);
+  if (last == "parameters" && fn.is(NodeKind::attribute) && fn.field(Field::object).is(NodeKind::identifier) &&
+      !m_trained.empty() && m_trained.size() == m_function_nodes.size()) {
+    m_trained.back().emplace_back(std::string(fn.field(Field::object).text()), static_cast<int>(call.row()));
+  }
   check_joined(call, q);
   check_mixed_call(call, q);
   // is_available() counts: it initialises the driver, which fixes the visible device list (P06).
@@ -621,7 +632,22 @@ void Analyzer::report_handed_modules() {
   // on the device.
   for (const auto& h : m_handed_models) {
     auto it = m_param_fed_device.find({h.function, h.index});
-    if (it == m_param_fed_device.end()) continue;
+    if (it == m_param_fed_device.end()) {
+      // `one_batch(model, opt, data, target)` with `data` moved here and `model(data)` there.
+      auto by = m_param_fed_param.find({h.function, h.index});
+      if (by == m_param_fed_param.end()) continue;
+      auto given = h.device_args.find(by->second.index);
+      if (given == h.device_args.end()) continue;
+      emit_at(RuleId::model_not_moved, h.row, h.column,
+              fmt::format("{} is never moved to the device and is handed to {}() with `{}`, a tensor on the device, "
+                          "which {}() feeds it as `{}` at {}: \"Input type (torch.cuda.FloatTensor) and weight type "
+                          "(torch.FloatTensor) should be the same\"",
+                          h.arg.is(NodeKind::call) ? fmt::format("The model `{}` returns", snippet(h.arg, 40))
+                                                   : fmt::format("The model `{}`", snippet(h.arg, 40)),
+                          h.function, given->second, h.function, by->second.name, where(by->second.row)),
+              {snippet(h.arg.parent().parent(), 80)}, "move the model with .to(device) after building or loading it");
+      continue;
+    }
     emit_at(RuleId::model_not_moved, h.row, h.column,
             fmt::format("{} is never moved to the device and is handed to {}(), which calls it at {} with `{}`, a "
                         "tensor on the device: \"Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) "
@@ -702,6 +728,12 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
     }
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; index >= 0 && args.valid() && i < args.named_count(); ++i) {
+      if (Node a = args.named(i); a.is(NodeKind::identifier)) {
+        if (int j = parameter_index(a.text()); j >= 0 && j != index) {
+          m_param_fed_param.try_emplace({std::string(function_name()), index},
+                                        FedByParameter{static_cast<int>(call.row()), j, std::string(a.text())});
+        }
+      }
       Symbol in = infer(args.named(i));
       if (in.placement != Placement::accelerator || in.kind == Kind::module || in.kind == Kind::hf_model ||
           in.kind == Kind::device) {
@@ -832,6 +864,80 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
                    arg.text(), loop.source, callee_name),
        {evidence, fmt::format("`{}` bound by the loop at {}", arg.text(), where(loop.row))},
        fmt::format("{} = {}.to(device, non_blocking=True)", arg.text(), arg.text()));
+}
+
+}  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+// Whether row `row` binds `name` to `Class.method(...)` (`InputEmbedding.from_config(cfg)`): an
+// alternative constructor, which builds on the CPU like the class itself.
+bool Analyzer::built_by_class_method(int row, std::string_view name) const {
+  std::string_view text = m_src.text;
+  std::size_t bol = 0;
+  for (int r = 0; r < row && bol != std::string_view::npos; ++r) {
+    bol = text.find('\n', bol);
+    if (bol != std::string_view::npos) ++bol;
+  }
+  if (bol == std::string_view::npos) return false;
+  auto line = text.substr(bol, text.find('\n', bol) == std::string_view::npos ? std::string_view::npos : text.find('\n', bol) - bol);
+  std::size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || !line.substr(i).starts_with(name)) return false;
+  i = line.find_first_not_of(" \t", i + name.size());
+  if (i == std::string_view::npos || line[i] != '=' || (i + 1 < line.size() && line[i + 1] == '=')) return false;
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string_view::npos || line[i] < 'A' || line[i] > 'Z') return false;
+  std::size_t dot = line.find('.', i), paren = line.find('(', i);
+  return dot != std::string_view::npos && paren != std::string_view::npos && dot < paren &&
+         line.substr(dot + 1, paren - dot - 1).find('.') == std::string_view::npos &&
+         line.substr(dot + 1, paren - dot - 1) != "to" && line.substr(dot + 1, paren - dot - 1) != "cuda" &&
+         line.substr(paren).find(".to(") == std::string_view::npos && line.substr(paren).find(".cuda(") == std::string_view::npos;
+}
+
+void Analyzer::check_trained_together() {
+  // `params = list(embedder.parameters()) + list(model.parameters())` with `model = ...to(device)`
+  // and `embedder` built here, called, and never moved: one optimizer trains both, and the two
+  // cannot be on different devices.
+  if (m_trained.empty() || m_trained.back().size() < 2 || m_function_nodes.empty()) return;
+  const auto& names = m_trained.back();
+  std::string moved;
+  int moved_row = -1;
+  for (const auto& [name, row] : names) {
+    Symbol* s = lookup(name);
+    if (s != nullptr && (s->kind == Kind::module || s->kind == Kind::unknown || s->kind == Kind::hf_model) &&
+        s->placement == Placement::accelerator && !s->is_parameter) {
+      moved = name;
+      moved_row = s->moved_row >= 0 ? s->moved_row : s->row;
+      break;
+    }
+  }
+  if (moved.empty()) return;
+  auto body = m_function_nodes.back().text();
+  for (const auto& [name, row] : names) {
+    if (name == moved) continue;
+    Symbol* s = lookup(name);
+    if (s == nullptr || s->is_parameter || s->reported || s->row < 0 || s->placement == Placement::accelerator) continue;
+    if (s->kind != Kind::module && s->kind != Kind::unknown) continue;
+    if (s->kind == Kind::unknown && !s->object_ctor && !built_by_class_method(s->row, name)) continue;
+    if (s->is_loss || s->submodule) continue;
+    // Never moved and called with something in this function.
+    bool touched = false, called = false;
+    for (std::size_t at = body.find(name); at != std::string_view::npos; at = body.find(name, at + 1)) {
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(body[at - 1])) != 0 || body[at - 1] == '_' || body[at - 1] == '.')) continue;
+      auto rest = body.substr(at + name.size(), 12);
+      if (rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(")) touched = true;
+      if (rest.starts_with("(")) called = true;
+      if (!rest.empty() && (std::isalnum(static_cast<unsigned char>(rest[0])) != 0 || rest[0] == '_')) continue;
+    }
+    if (touched || !called) continue;
+    s->reported = true;
+    emit_at(RuleId::model_not_moved, s->row, s->column,
+            fmt::format("`{}` is trained with `{}` (both give their parameters at {}), and `{}` is moved to the device "
+                        "at {} while `{}` never is: its forward pass meets the other's device tensors (\"Expected all "
+                        "tensors to be on the same device\")",
+                        name, moved, where(row), moved, where(moved_row), name),
+            {}, fmt::format("{} = {}.to(device)", name, name));
+  }
 }
 
 }  // namespace gpudoctor::scan

@@ -106,6 +106,8 @@ class Analyzer {
   void check_host_factory(Node call, std::string_view q);
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
+  void check_trained_together();
+  bool built_by_class_method(int row, std::string_view name) const;
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
   Node inline_host_factory(Node e);
@@ -215,6 +217,8 @@ class Analyzer {
     bool reported = false;
   };
   std::map<std::pair<std::uint32_t, std::string>, ListFeed> m_list_feeds;  // (function start byte, list name)
+  // Names whose .parameters() the current function reads (the modules it trains), innermost function last.
+  std::vector<std::vector<std::pair<std::string, int>>> m_trained;
   void note_plain_function_call(Node call);
   // A module handed to a plain class's __init__ and kept as `self.X = param`, then called with
   // device tensors in the class's methods: reported at the end when every construction of the
@@ -244,11 +248,20 @@ class Analyzer {
     std::string arg;  // the device tensor it was called with
   };
   std::map<std::pair<std::string, int>, FedParameter> m_param_fed_device;  // (function, parameter index)
+  // (function, parameter index) -> the first of its parameters it calls that model parameter with
+  // (`def one_batch(model, data): model(data)`): fed the device when the caller hands it device data.
+  struct FedByParameter {
+    int row = 0;
+    int index = 0;     // the data parameter's index
+    std::string name;  // and its name
+  };
+  std::map<std::pair<std::string, int>, FedByParameter> m_param_fed_param;
   struct HandedModel {
     std::string function;
     int index = 0;
     Node arg;
     int row = 0, column = 0;  // where the model was built (or the argument, when unknown)
+    std::map<int, std::string> device_args;  // positional arguments of the same call on the device
   };
   std::vector<HandedModel> m_handed_models;  // host models handed to a function of this file
   int parameter_index(std::string_view name) const;

@@ -140,7 +140,9 @@ constexpr ScanRule k_rules[] = {
       "a device tensor (`play(restore(path), board)`); or self.cuda() / self.to(device) in __init__ before submodules "
       "are assigned (they stay behind). torch.cuda.FloatTensor(...), a name bound to it (even behind a test) and "
       "x.type(it) count as device tensors; an object of a class the file cannot see becomes a module when "
-      "load_state_dict() is called on it",
+      "load_state_dict() is called on it. Also: a model handed to a function of the file together with a device "
+      "tensor that the function feeds it (`step(model, opt, x, y)` with x moved and `model(x)` there), and a module "
+      "trained together with a moved one (both give .parameters() in one function) but never moved itself",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
