@@ -288,6 +288,7 @@ Descend Analyzer::enter(Node n) {
       break;
     case NodeKind::class_definition:
       m_classes.emplace_back(n.field(Field::name).text());
+      m_class_nodes.push_back(n);
       m_class_names.insert(m_classes.back());
       break;
     case NodeKind::for_statement: enter_for(n); break;
@@ -326,6 +327,7 @@ void Analyzer::leave(Node n) {
   switch (n.kind()) {
     case NodeKind::class_definition:
       if (!m_classes.empty()) m_classes.pop_back();
+      if (!m_class_nodes.empty()) m_class_nodes.pop_back();
       break;
     case NodeKind::function_definition:
       check_trained_together();

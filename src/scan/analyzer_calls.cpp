@@ -158,6 +158,7 @@ void Analyzer::on_call(Node call) {
   check_module_ctor(call, q);
   check_host_factory(call, q);
   note_list_append(call);
+  check_host_input_to_self_moved_module(call);
   if (last == "parameters" && fn.is(NodeKind::attribute) && fn.field(Field::object).is(NodeKind::identifier) &&
       !m_trained.empty() && m_trained.size() == m_function_nodes.size()) {
     m_trained.back().emplace_back(std::string(fn.field(Field::object).text()), static_cast<int>(call.row()));
@@ -937,6 +938,46 @@ void Analyzer::check_trained_together() {
                         "tensors to be on the same device\")",
                         name, moved, where(row), moved, where(moved_row), name),
             {}, fmt::format("{} = {}.to(device)", name, name));
+  }
+}
+
+}  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+void Analyzer::check_host_input_to_self_moved_module(Node call) {
+  // A module that moves itself (`self.to(self.device)` in __init__) and, in a method, builds a
+  // tensor from data without a device and runs it through itself (`self.score(batch)`,
+  // `self.embed(ids)`): the module's weights are on the device, the tensor is not.
+  if (m_class_nodes.empty() || !in_module_method() || function_name() == "__init__" || in_host_side_function()) return;
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::attribute) || fn.field(Field::object).text() != "self") return;
+  auto callee = fn.field(Field::attribute).text();
+  auto cls = m_class_nodes.back().text();
+  const bool moves_self = cls.find("self.to(self.device)") != std::string_view::npos ||
+                          cls.find("self.to(device)") != std::string_view::npos ||
+                          cls.find("self.cuda()") != std::string_view::npos;
+  if (!moves_self) return;
+  // A method of the class, or a submodule it registers in __init__.
+  const bool method = cls.find("def " + std::string(callee) + "(") != std::string_view::npos;
+  const bool submodule = cls.find("self." + std::string(callee) + " = nn.") != std::string_view::npos ||
+                         cls.find("self." + std::string(callee) + " = torch.nn.") != std::string_view::npos;
+  if (!method && !submodule) return;
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (!a.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(a.text());
+    // Made from the function's inputs only when it is not a list of values turned into a tensor
+    // (`torch.tensor([[h, r]])` is on the CPU whatever h and r are).
+    if (s == nullptr || !s->made_on_host() || s->reported || s->row < 0 || (s->from_param && s->sized)) continue;
+    s->reported = true;
+    emit_at(RuleId::inputs_not_moved, s->row, s->column,
+            fmt::format("`{}` is made on the CPU (no device=) and run through `self.{}` at {}, while the module moves "
+                        "itself to its device: \"Expected all tensors to be on the same device\"",
+                        a.text(), callee, where(call.row())),
+            {snippet(call, 80)}, fmt::format("create `{}` with device=self.device", a.text()));
+    return;
   }
 }
 

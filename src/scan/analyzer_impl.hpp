@@ -107,6 +107,7 @@ class Analyzer {
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();
+  void check_host_input_to_self_moved_module(Node call);
   bool built_by_class_method(int row, std::string_view name) const;
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
@@ -161,8 +162,10 @@ class Analyzer {
   std::vector<int> m_loop_index;      // m_loops[i] -> index into m_all_loops, or -1
   std::vector<std::uint32_t> m_functions;  // start bytes of the enclosing function definitions
   std::vector<std::string> m_classes;      // names of the enclosing class definitions
+  std::vector<Node> m_class_nodes;         // the same class definitions
   std::vector<Node> m_function_nodes;      // the enclosing function definitions
   std::unordered_map<std::string, Symbol> m_returns;  // what a function of this file returns
+  std::unordered_set<std::string> m_returns_other;     // functions with a return of something else
   std::unordered_map<std::string, Node> m_plain_lists;  // self.x = [] / {} in a module's __init__
   int m_self_moved_row = -1;               // self.cuda() / self.to(device) in the current __init__
   // A batch that reaches a model unmoved in a loop that moves nothing: reported at the end when

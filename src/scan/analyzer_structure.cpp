@@ -207,10 +207,23 @@ void Analyzer::on_return(Node n) {
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
   bool host_tensor = s.made_on_host() && s.sized && !s.from_param;
   bool encoding = s.kind == Kind::encoding && s.placement == Placement::host;
-  if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding) return;
+  // A helper that prepares an input and returns it moved (`return img.unsqueeze(0).to(device)`),
+  // when every return of it does.
+  bool device_tensor = s.placement == Placement::accelerator &&
+                       (s.kind == Kind::tensor || (s.kind == Kind::unknown && n.named(0).is(NodeKind::call) &&
+                                                   !util::contains_icase(n.named(0).text(), "model")));
   const bool method = !m_classes.empty();
-  if (method && s.kind == Kind::module) return;  // a method returning a layer builds it for __init__
   std::string name = (method ? "self." : "") + std::string(function_name());
+  if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding && !device_tensor) {
+    m_returns_other.insert(name);
+    if (auto it = m_returns.find(name); it != m_returns.end() && it->second.kind != Kind::module &&
+                                        it->second.placement == Placement::accelerator) {
+      it->second.placement = Placement::unknown;
+    }
+    return;
+  }
+  if (device_tensor && m_returns_other.count(name) > 0) s.placement = Placement::unknown;
+  if (method && s.kind == Kind::module) return;  // a method returning a layer builds it for __init__
   auto [it, inserted] = m_returns.try_emplace(name, s);
   // Several returns that disagree on placement: unknown.
   if (!inserted && it->second.placement != s.placement) it->second.placement = Placement::unknown;

@@ -20,7 +20,9 @@ constexpr ScanRule k_rules[] = {
       "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
       "or another part of the same batch, was moved to a device; token ids or tensors made here on the host and given "
       "to a model a plain class keeps (self.model(ids), self.model.generate(ids)) when every construction of the class "
-      "in the file hands it a model on the device. Not reported where a comment in the loop says the line "
+      "in the file hands it a model on the device; a tensor made from values without device= in a method of a module "
+      "that moves itself (self.to(self.device) in __init__) and run through one of its own methods or layers. Not "
+      "reported where a comment in the loop says the line "
       "fails on purpose (\"this will error\": lessons that show the error)",
       "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},
     {RuleId::to_result_discarded,

@@ -1,0 +1,22 @@
+# A module that moves itself to its device in __init__, then, in a prediction helper, builds its
+# query from Python values without a device and runs it through itself.
+import torch
+from torch import nn
+
+
+class PairScorer(nn.Module):
+    def __init__(self, vocab, dim=32, device="cuda"):
+        super().__init__()
+        self.vocab = vocab
+        self.emb = nn.Embedding(len(vocab), dim)
+        self.device = torch.device(device)
+        self.to(self.device)
+
+    def score(self, pairs):
+        e = self.emb(pairs)
+        return (e[:, 0] * e[:, 1]).sum(-1)
+
+    def predict(self, a, b):
+        pair = torch.tensor([[self.vocab[a], self.vocab[b]]])  # expect: code.inputs_not_moved
+        with torch.no_grad():
+            return self.score(pair).item()
