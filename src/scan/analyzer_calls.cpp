@@ -828,7 +828,10 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
          fmt::format("`{}` is made on the CPU (at {}) and given to `{}`, which {}", arg.text(), where(b->row), callee_name,
                      callee.moved_row >= 0 ? fmt::format("was moved to the device at {}", where(callee.moved_row))
                                            : std::string("is on the device")),
-         {snippet(arg.parent(), 80)}, fmt::format("{} = {}.to(device)", arg.text(), arg.text()));
+         {snippet(arg.parent(), 80)},
+         // A dict of tensors (`model(**inputs)`): a tokenizer's BatchEncoding has .to(), a collator's plain dict not.
+         b->kind == Kind::encoding ? fmt::format("{0} = {{k: v.to(device) for k, v in {0}.items()}}", arg.text())
+                                   : fmt::format("{} = {}.to(device)", arg.text(), arg.text()));
     return;
   }
   if (b == nullptr || b->kind != Kind::batch || b->reported || b->loop < 0) return;

@@ -453,6 +453,18 @@ Symbol Analyzer::infer_call(Node call, int depth) {
         return out;
       }
     }
+    // A data collator (`self.collator([ids])`, `data_collator(features)`, `collate_fn(items)`) makes
+    // its batch of tensors on the CPU.
+    if (callee == nullptr || callee->kind == Kind::unknown) {
+      auto name = last_component(fn.text());
+      if ((name == "collator" || name == "data_collator" || name == "collate_fn" || name == "collate") &&
+          !m_ff.framework_moves_batches) {
+        out.kind = Kind::encoding;
+        out.placement = Placement::host;
+        out.made_here = true;
+        return out;
+      }
+    }
     if (callee != nullptr && callee->kind == Kind::tokenizer && string_value(keyword(call, "return_tensors").field(Field::value)).value_or("") == "pt") {
       out.kind = Kind::encoding;
       out.placement = Placement::host;
