@@ -231,4 +231,40 @@ std::string printable(std::string_view s, LineBreaks breaks) {
   return out;
 }
 
+
+bool has_typography(std::string_view s) {
+  return s.find("\xe2\x80") != std::string_view::npos || s.find("\xc2\xa0") != std::string_view::npos;
+}
+
+std::string fold_typography(std::string_view s, bool* changed) {
+  std::string out;
+  out.reserve(s.size());
+  bool any = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xa0) {
+      out += ' ';  // U+00A0 no-break space
+      ++i;
+      any = true;
+      continue;
+    }
+    if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80) {
+      auto t = static_cast<unsigned char>(s[i + 2]);
+      char ascii = 0;
+      // U+2018 ‘ U+2019 ’ U+201B ‛ U+2032 ′: an apostrophe; U+201C “ U+201D ” U+201E „ U+2033 ″: a quote.
+      if (t == 0x98 || t == 0x99 || t == 0x9b || t == 0xb2) ascii = '\'';
+      if (t == 0x9c || t == 0x9d || t == 0x9e || t == 0xb3) ascii = '"';
+      if (ascii != 0) {
+        out += ascii;
+        i += 2;
+        any = true;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  if (changed != nullptr) *changed = any;
+  return out;
+}
+
 }  // namespace gpudoctor::util

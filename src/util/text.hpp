@@ -36,6 +36,14 @@ int compare_versions(const std::vector<int>& a, const std::vector<int>& b);
 // with '?', so text read from a hostile file can be printed and stored in JSON.
 std::string sanitize_utf8(std::string_view s);
 
+// Pasted text often carries typography that a program never printed: curly quotes from a word
+// processor or a blog (couldn‘t, “cuda”), primes, and no-break spaces from HTML. Returns the text
+// with those written as the ASCII a program prints (' " and a space), other bytes unchanged and no
+// line break added or removed; `changed` says whether anything was replaced.
+std::string fold_typography(std::string_view s, bool* changed = nullptr);
+// Whether fold_typography would change anything (a cheap scan for the lead bytes).
+bool has_typography(std::string_view s);
+
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
 // Text safe to write to a terminal, for data gpudoctor did not write (file names, ELF strings, log

@@ -69,5 +69,26 @@ TEST(Text, CountByteMatchesAPlainCount) {
   EXPECT_EQ(count_byte("", '\n'), 0u);
 }
 
+// Typography of pasted text becomes the ASCII a program printed; other UTF-8 and line breaks stay.
+TEST(Text, FoldTypographyTurnsCurlyQuotesAndNoBreakSpacesIntoAscii) {
+  bool changed = true;
+  EXPECT_EQ(fold_typography("plain 'ascii' text\n", &changed), "plain 'ascii' text\n");
+  EXPECT_FALSE(changed);
+  EXPECT_FALSE(has_typography("plain 'ascii' text"));
+  const std::string pasted = "NVIDIA-SMI has failed because it couldn\xe2\x80\x99t communicate\xc2\xa0with the "
+                             "\xe2\x80\x9c" "NVIDIA\xe2\x80\x9d driver\n\xe2\x80\x98x\xe2\x80\xb2 \xe2\x80\xb3";
+  EXPECT_TRUE(has_typography(pasted));
+  EXPECT_EQ(fold_typography(pasted, &changed),
+            "NVIDIA-SMI has failed because it couldn't communicate with the \"NVIDIA\" driver\n'x' \"");
+  EXPECT_TRUE(changed);
+  // An ellipsis, an en dash and a right-to-left override share the lead bytes and stay as they are.
+  const std::string other = "wait\xe2\x80\xa6 a\xe2\x80\x93" "b \xe2\x80\xae \xc3\xa9";
+  EXPECT_EQ(fold_typography(other, &changed), other);
+  EXPECT_FALSE(changed);
+  // Truncated sequences at the end are copied, never read past.
+  EXPECT_EQ(fold_typography("end\xe2\x80"), "end\xe2\x80");
+  EXPECT_EQ(fold_typography("end\xc2"), "end\xc2");
+}
+
 }  // namespace
 }  // namespace gpudoctor::util

@@ -90,6 +90,18 @@ TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
             std::vector<std::string>{"log.docker_no_gpu_runtime"});
 }
 
+// Posts copied through a word processor or a web page carry curly quotes and no-break spaces that
+// the program never printed; a bare "Illegal instruction" (no core dump note) is the SIGILL message.
+TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {
+  EXPECT_EQ(ids(scan("NVIDIA-SMI has failed because it couldn\xe2\x80\x99t communicate with the NVIDIA\xc2\xa0" "driver. "
+                     "Make sure that the latest NVIDIA driver is installed and running.\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("$ python -c 'import tensorflow'\nIllegal instruction\n")),
+            std::vector<std::string>{"log.cpu_instructions_missing"});
+  EXPECT_EQ(ids(scan("Process finished with exit code 132 (interrupted by signal 4: SIGILL)\n")),
+            std::vector<std::string>{"log.cpu_instructions_missing"});
+}
+
 TEST(LogScanner, MessageAndFixUseTheCapturedParts) {
   auto f = scan(std::string(k_oom) + "\n");
   ASSERT_EQ(f.size(), 1u);

@@ -142,7 +142,10 @@ std::string major_minor(std::string_view v) {
 
 }  // namespace
 
-std::string clean_line(std::string_view line) {
+std::string clean_line(std::string_view raw) {
+  std::string typed;
+  if (util::has_typography(raw)) typed = util::fold_typography(raw);
+  std::string_view line = typed.empty() ? raw : std::string_view(typed);
   std::string out;
   out.reserve(line.size());
   for (std::size_t i = 0; i < line.size(); ++i) {
