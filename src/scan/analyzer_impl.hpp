@@ -114,6 +114,7 @@ class Analyzer {
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);
+  bool moved_later_by_name(Node call) const;
   bool mentions_parameter(Node expr);
   bool registers_by_hand(Node at);  // its function calls add_module() or setattr(self, ...)
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)

@@ -152,6 +152,31 @@ bool Analyzer::runtime_helper(Node call) {
   return false;
 }
 
+// `chars = torch.LongTensor(ids)` and, later in the same function, `chars.cuda()`,
+// `chars.to(device)` or `Variable(chars).cuda()`: the tensor is moved before it meets the module's
+// (a host copy of list data cannot be avoided). Any later use of the name moved that way counts.
+bool Analyzer::moved_later_by_name(Node call) const {
+  Node p = call.parent();
+  if (!p.is(NodeKind::assignment) || p.field(Field::right) != call || m_function_nodes.empty()) return false;
+  Node left = p.field(Field::left);
+  if (!left.is(NodeKind::identifier)) return false;
+  const auto name = left.text();
+  Node fn = m_function_nodes.back();
+  auto body = fn.text();
+  auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (auto at = after.find(name); at != std::string_view::npos; at = after.find(name, at + 1)) {
+    if (at > 0 && (word_char(after[at - 1]) || after[at - 1] == '.')) continue;
+    auto rest = after.substr(at + name.size());
+    if (!rest.empty() && word_char(rest.front())) continue;
+    if (rest.starts_with(")")) rest.remove_prefix(1);  // the only argument of a wrapper: Variable(x).cuda()
+    for (std::string_view m : {".to(", ".cuda(", ".type_as("}) {
+      if (rest.starts_with(m)) return true;
+    }
+  }
+  return false;
+}
+
 bool Analyzer::in_host_side_function() const {
   return host_side_function(function_name(), m_classes.empty() ? std::string_view() : std::string_view(m_classes.back()));
 }
@@ -506,6 +531,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   // forward() calls), unless its result is moved afterwards. Elsewhere only a size read off an
   // input counts: a positional argument or a size keyword.
   const bool in_module_forward = in_module_method() && (in_forward() || runtime_helper(call));
+  if (in_module_forward && moved_later_by_name(call)) return;
   bool shape = false;
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) {
     Node a = args.named(i);

@@ -49,11 +49,11 @@ struct Symbol {
   bool zero_dim = false;      // torch.tensor(<number>): mixes with tensors on any device out of place
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
-  bool cuda_tensor_type = false;
-  bool object_ctor = false;
+  bool cuda_tensor_type = false;  // torch.cuda.FloatTensor (or a name bound to it, maybe behind a test)
+  bool object_ctor = false;       // made by `SomeClass(...)` of a class this file cannot see
   bool from_subscript = false;  // bound from `a[i]` / `a[-n:]` of something unknown: data, not a module
-  bool device_choice = false;   // a device chosen for the GPU: `... if cuda else "cpu"`, get_device()   // made by `SomeClass(...)` of a class this file cannot see
-  int built_row = -1, built_column = -1;  // a function's return value: where it was bound in that function  // torch.cuda.FloatTensor (or a name bound to it, maybe behind a test)
+  bool device_choice = false;   // a device chosen for the GPU: `... if cuda else "cpu"`, get_device()
+  int built_row = -1, built_column = -1;  // a function's return value: where it was bound in that function
 
   // A tensor this file made on the host with a factory and no device=.
   bool made_on_host() const { return kind == Kind::tensor && made_here && placement == Placement::host; }
