@@ -41,6 +41,7 @@ std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v 
 std::string public_version(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
 
 std::string pip_command(const facts::PythonEnvironment& env) {
+  if (env.interpreter.empty()) return "python -m pip";  // a described environment: its interpreter is not known
   bool plain = env.interpreter.find_first_of(" '\"$`\\") == std::string::npos;
   return fmt::format("{} -m pip", plain ? env.interpreter : "'" + env.interpreter + "'");
 }

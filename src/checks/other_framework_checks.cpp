@@ -25,7 +25,9 @@ using facts::Framework;
 std::string where(const facts::PythonEnvironment& env) { return env.label.empty() ? env.interpreter : env.label; }
 
 std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
-  std::vector<std::string> ev = {fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir)};
+  // A build read from a text has no directory: its evidence is the lines it was read from.
+  std::vector<std::string> ev;
+  if (!b.package_dir.empty()) ev.push_back(fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir));
   ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
   return ev;
 }

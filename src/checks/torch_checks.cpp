@@ -20,7 +20,9 @@ using facts::Framework;
 std::string where(const facts::PythonEnvironment& env) { return env.label.empty() ? env.interpreter : env.label; }
 
 std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
-  std::vector<std::string> ev = {fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir)};
+  // A build read from a text has no directory: its evidence is the lines it was read from.
+  std::vector<std::string> ev;
+  if (!b.package_dir.empty()) ev.push_back(fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir));
   ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
   return ev;
 }
@@ -33,7 +35,7 @@ void torch_cpu_only_build(const Facts& f, FindingSink& out) {
     const auto* b = FrameworkView::imported(env, Framework::torch);
     if (!b || b->kind != BuildKind::cpu) continue;
     auto ev = build_evidence(env, *b);
-    ev.push_back(fmt::format("no {}/lib/libtorch_cuda.so", b->package_dir));
+    if (!b->package_dir.empty()) ev.push_back(fmt::format("no {}/lib/libtorch_cuda.so", b->package_dir));
     // A machine whose PCI bus was not read (a described one) may well have an NVIDIA GPU.
     bool nvidia = v.nvidia_gpu() || (!EnvironmentView(f.environment).pci_known() && !v.amd_gpu());
     bool amd = v.amd_gpu();

@@ -77,6 +77,10 @@ struct Patterns {
       R"((?:^|[\s'"\[(=*])(?:[Pp]y)?[Tt]orch\**(?:===?|:?\s+|-)v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[A-Za-z0-9.]+)?)(?:$|[\s'",)\]-]))"};
   RE2 conda_pytorch{R"((?:^|\s)pytorch\s+(\d+\.\d+(?:\.\d+)?)\s+(\S+))"};
   RE2 conda_cpuonly{R"((?:^|\s)cpuonly\s+\d)"};
+  // conda's transaction plan ("The following NEW packages will be INSTALLED:"): "  pytorch-nightly
+  // pytorch/linux-64::pytorch-nightly-1.2.0.dev20190805+cpu-py3.7_cpu_0", "  cpuonly  pytorch/noarch::cpuonly-2.0-0".
+  RE2 conda_plan_pytorch{R"((?:^|\s)[\w./-]+::pytorch(?:-nightly)?-(\d+\.\d+(?:\.\d+)?[\w.+]*)-(\S+))"};
+  RE2 conda_plan_cpuonly{R"((?:^|\s)[\w./-]+::cpu-?only-\d)"};
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
   // "tensorflow==2.12.0", "tensorflow 2.12.0" (pip list), "TensorFlow version: 2.12", and in prose
   // "tensorflow version is 2.12.0".
@@ -531,11 +535,30 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     }
     if (!cuda.empty()) m_torch_cuda = cuda;
     else if (build.find("cpu") != std::string::npos) m_torch_cuda = "";
+    m_torch_by_conda = true;
     note(number, fmt::format("conda list: pytorch {} {}", a, build));
   }
   if (contains("cpuonly") && RE2::PartialMatch(in, p.conda_cpuonly)) {
     m_conda_cpuonly = true;
     note(number, "conda list: the cpuonly package");
+  }
+  if (contains("::")) {
+    if (RE2::PartialMatch(in, p.conda_plan_pytorch, &a, &b)) {
+      // The build string says what the version may not: py3.7_cpu_0, py3.10_cuda11.8_cudnn8.7.0_0.
+      if (a.find('+') == std::string::npos && b.find("cpu") != std::string::npos) a += "+cpu";
+      set_torch(a, number, "conda plan");
+      m_torch_by_conda = true;
+      if (auto at = b.find("cuda"); at != std::string::npos && a.find('+') == std::string::npos) {
+        auto rest = b.substr(at + 4);
+        auto cuda = rest.substr(0, rest.find_first_not_of("0123456789."));
+        while (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
+        if (!cuda.empty()) m_torch_cuda = cuda;
+      }
+    }
+    if (RE2::PartialMatch(in, p.conda_plan_cpuonly)) {
+      m_conda_cpuonly = true;
+      note(number, "conda plan: the cpuonly package");
+    }
   }
   if ((contains("ensorflow") || contains("ensorFlow")) && !m_tf_version && RE2::PartialMatch(in, p.tf_version, &b, &a)) {
     m_tf_version = a;
@@ -954,6 +977,7 @@ facts::Facts ReportReader::facts() const {
                                        d->empty() ? "a CPU-only build" : "built for CUDA " + *d));
       b.installer = "pip";
     }
+    if (m_torch_by_conda || m_conda_cpuonly) b.installer = "conda";
     b.kernel_images = facts::Known<std::vector<facts::FatbinSummary>>::unknown("not in the text");
     add_readings_about({"torch", "cpuonly"}, b.evidence);  // "pytorch" holds "torch"
     env.builds.push_back(std::move(b));

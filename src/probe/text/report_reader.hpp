@@ -93,6 +93,7 @@ class ReportReader {
   std::optional<std::string> m_cuda_visible_devices;  // a CUDA_VISIBLE_DEVICES=... the text sets
   bool m_cuda_no_device = false;                      // the CUDA runtime counted no device
   bool m_conda_cpuonly = false;
+  bool m_torch_by_conda = false;  // torch was read off `conda list` or a conda plan
   bool m_windows = false;  // the text shows a Windows machine (paths, collect_env's OS, wheel tags)
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names
   bool m_wsl2 = false;

@@ -96,6 +96,25 @@ TEST(ReportReader, OldReplVersionsAndCondaBuildStrings) {
   EXPECT_EQ(torch(cpu).kind, facts::BuildKind::cpu);
 }
 
+// conda's transaction plan names the build it is about to install: its build string says CPU or CUDA.
+TEST(ReportReader, CondaTransactionPlans) {
+  const char* plan =
+      "The following NEW packages will be INSTALLED:\n\n"
+      "  cpu-only           pytorch/linux-64::cpu-only-1.0-0\n"
+      "  pytorch-nightly    pytorch/linux-64::pytorch-nightly-1.2.0.dev20190805+cpu-py3.7_cpu_0\n";
+  auto f = read_block(plan);
+  EXPECT_EQ(torch(f).kind, facts::BuildKind::cpu);
+  EXPECT_EQ(torch(f).version, "1.2.0.dev20190805+cpu");
+  EXPECT_EQ(torch(f).installer, "conda");
+  EXPECT_TRUE(torch(f).package_dir.empty());
+  auto g = read_block("  pytorch            pytorch/linux-64::pytorch-2.1.0-py3.10_cuda11.8_cudnn8.7.0_0\n");
+  EXPECT_EQ(torch(g).kind, facts::BuildKind::cuda);
+  EXPECT_EQ(torch(g).cuda_version, "11.8");
+  EXPECT_EQ(torch(g).installer, "conda");
+  auto h = read_block("  pytorch            conda-forge/linux-64::pytorch-2.4.0-cpu_generic_py311_h1_0\n");
+  EXPECT_EQ(torch(h).kind, facts::BuildKind::cpu);
+}
+
 TEST(ReportReader, IssuePageArtefactsAreRemoved) {
   EXPECT_EQ(clean_line("> > \x1b[1;31mRuntimeError\x1b[0m: x &gt; y"), "RuntimeError: x > y");
   EXPECT_EQ(clean_line(">>> torch.__version__"), ">>> torch.__version__");
