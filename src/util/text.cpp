@@ -232,8 +232,37 @@ std::string printable(std::string_view s, LineBreaks breaks) {
 }
 
 
+namespace {
+
+bool folded_quote(unsigned char third) {
+  return third == 0x98 || third == 0x99 || third == 0x9b || third == 0xb2 || third == 0x9c || third == 0x9d ||
+         third == 0x9e || third == 0xb3;
+}
+
+}  // namespace
+
+// Looks for the second byte of each sequence (0x80 of U+2018..U+2033, 0xa0 of U+00A0) with memchr
+// and checks its neighbours: the lead byte 0xe2 alone is everywhere in progress bars (U+2588 █).
 bool has_typography(std::string_view s) {
-  return s.find("\xe2\x80") != std::string_view::npos || s.find("\xc2\xa0") != std::string_view::npos;
+  const char* data = s.data();
+  const std::size_t n = s.size();
+  for (std::size_t i = 1; i + 1 < n;) {
+    const void* hit = std::memchr(data + i, 0x80, n - 1 - i);
+    if (hit == nullptr) break;
+    i = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    if (static_cast<unsigned char>(data[i - 1]) == 0xe2 && folded_quote(static_cast<unsigned char>(data[i + 1]))) {
+      return true;
+    }
+    ++i;
+  }
+  for (std::size_t i = 1; i < n;) {
+    const void* hit = std::memchr(data + i, 0xa0, n - i);
+    if (hit == nullptr) break;
+    i = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    if (static_cast<unsigned char>(data[i - 1]) == 0xc2) return true;
+    ++i;
+  }
+  return false;
 }
 
 std::string fold_typography(std::string_view s, bool* changed) {

@@ -85,6 +85,11 @@ TEST(Text, FoldTypographyTurnsCurlyQuotesAndNoBreakSpacesIntoAscii) {
   const std::string other = "wait\xe2\x80\xa6 a\xe2\x80\x93" "b \xe2\x80\xae \xc3\xa9";
   EXPECT_EQ(fold_typography(other, &changed), other);
   EXPECT_FALSE(changed);
+  EXPECT_FALSE(has_typography(other));
+  EXPECT_FALSE(has_typography("\xe2\x96\x88\xe2\x96\x88 50% \xe2\x94\x80\xe2\x94\x80"));  // progress bar, box line
+  EXPECT_TRUE(has_typography("\xe2\x80\x9d"));
+  EXPECT_TRUE(has_typography("a\xc2\xa0" "b"));
+  EXPECT_FALSE(has_typography("\xa0\x80"));
   // Truncated sequences at the end are copied, never read past.
   EXPECT_EQ(fold_typography("end\xe2\x80"), "end\xe2\x80");
   EXPECT_EQ(fold_typography("end\xc2"), "end\xc2");
