@@ -532,6 +532,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       auto end = rest.find_first_not_of("0123456789.");
       cuda = rest.substr(0, end);
       if (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
+      if (cuda.find('.') == std::string::npos) cuda = cuda_from_tag("cu" + cuda);  // conda-forge's cuda120_py311...
     }
     if (!cuda.empty()) m_torch_cuda = cuda;
     else if (build.find("cpu") != std::string::npos) m_torch_cuda = "";
@@ -552,6 +553,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
         auto rest = b.substr(at + 4);
         auto cuda = rest.substr(0, rest.find_first_not_of("0123456789."));
         while (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
+        if (cuda.find('.') == std::string::npos) cuda = cuda_from_tag("cu" + cuda);  // conda-forge's cuda120_py311...
         if (!cuda.empty()) m_torch_cuda = cuda;
       }
     }

@@ -113,6 +113,11 @@ TEST(ReportReader, CondaTransactionPlans) {
   EXPECT_EQ(torch(g).installer, "conda");
   auto h = read_block("  pytorch            conda-forge/linux-64::pytorch-2.4.0-cpu_generic_py311_h1_0\n");
   EXPECT_EQ(torch(h).kind, facts::BuildKind::cpu);
+  // conda-forge writes the CUDA version without its dot, in plans and in `conda list` alike.
+  auto k = read_block("  pytorch            conda-forge/linux-64::pytorch-2.4.1-cuda120_py311h8b1d8e4_300\n");
+  EXPECT_EQ(torch(k).cuda_version, "12.0");
+  auto l = read_block("pytorch                   2.4.1           cuda118_py310h1234567_300    conda-forge\n");
+  EXPECT_EQ(torch(l).cuda_version, "11.8");
 }
 
 TEST(ReportReader, IssuePageArtefactsAreRemoved) {
