@@ -234,9 +234,12 @@ std::string printable(std::string_view s, LineBreaks breaks) {
 
 namespace {
 
-bool folded_quote(unsigned char third) {
-  return third == 0x98 || third == 0x99 || third == 0x9b || third == 0xb2 || third == 0x9c || third == 0x9d ||
-         third == 0x9e || third == 0xb3;
+// The ASCII for U+20xx whose last UTF-8 byte is `third`, 0 for the others: U+2018 ‘ U+2019 ’
+// U+201B ‛ U+2032 ′ are an apostrophe; U+201C “ U+201D ” U+201E „ U+2033 ″ a quote.
+char quote_ascii(unsigned char third) {
+  if (third == 0x98 || third == 0x99 || third == 0x9b || third == 0xb2) return '\'';
+  if (third == 0x9c || third == 0x9d || third == 0x9e || third == 0xb3) return '"';
+  return 0;
 }
 
 }  // namespace
@@ -250,7 +253,7 @@ bool has_typography(std::string_view s) {
     const void* hit = std::memchr(data + i, 0x80, n - 1 - i);
     if (hit == nullptr) break;
     i = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
-    if (static_cast<unsigned char>(data[i - 1]) == 0xe2 && folded_quote(static_cast<unsigned char>(data[i + 1]))) {
+    if (static_cast<unsigned char>(data[i - 1]) == 0xe2 && quote_ascii(static_cast<unsigned char>(data[i + 1])) != 0) {
       return true;
     }
     ++i;
@@ -278,12 +281,7 @@ std::string fold_typography(std::string_view s, bool* changed) {
       continue;
     }
     if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80) {
-      auto t = static_cast<unsigned char>(s[i + 2]);
-      char ascii = 0;
-      // U+2018 ‘ U+2019 ’ U+201B ‛ U+2032 ′: an apostrophe; U+201C “ U+201D ” U+201E „ U+2033 ″: a quote.
-      if (t == 0x98 || t == 0x99 || t == 0x9b || t == 0xb2) ascii = '\'';
-      if (t == 0x9c || t == 0x9d || t == 0x9e || t == 0xb3) ascii = '"';
-      if (ascii != 0) {
+      if (char ascii = quote_ascii(static_cast<unsigned char>(s[i + 2])); ascii != 0) {
         out += ascii;
         i += 2;
         any = true;

@@ -41,7 +41,7 @@ std::string sanitize_utf8(std::string_view s);
 // with those written as the ASCII a program prints (' " and a space), other bytes unchanged and no
 // line break added or removed; `changed` says whether anything was replaced.
 std::string fold_typography(std::string_view s, bool* changed = nullptr);
-// Whether fold_typography would change anything (a cheap scan for the lead bytes).
+// Whether fold_typography would change anything (memchr for the second byte of each sequence).
 bool has_typography(std::string_view s);
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);

@@ -84,9 +84,8 @@ void LogScanner::scan_block(std::string_view block) {
   // Curly quotes and no-break spaces of pasted text are read as the ASCII the program printed.
   std::string folded;
   if (util::has_typography(block)) {
-    bool changed = false;
-    folded = util::fold_typography(block, &changed);
-    if (changed) block = folded;
+    folded = util::fold_typography(block);
+    block = folded;
   }
   std::vector<int> candidates = m_matcher.candidates(block);
   auto newlines = [](std::string_view text) {
