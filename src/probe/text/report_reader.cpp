@@ -137,6 +137,17 @@ std::string cuda_from_tag(std::string_view tag) {
   return fmt::format("{}.{}", major, minor);
 }
 
+// The CUDA version in a conda build string: py3.10_cuda11.8_cudnn8.7.0_0 -> "11.8", and conda-forge's
+// cuda120_py311h... -> "12.0"; "" when it names none.
+std::string cuda_from_build(std::string_view build) {
+  auto at = build.find("cuda");
+  if (at == std::string_view::npos) return {};
+  auto rest = build.substr(at + 4);
+  std::string cuda(rest.substr(0, rest.find_first_not_of("0123456789.")));
+  while (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
+  return cuda.find('.') == std::string::npos ? cuda_from_tag("cu" + cuda) : cuda;
+}
+
 // "10.0.130" -> "10.0" (torch.version.cuda of old builds carries the patch level).
 std::string major_minor(std::string_view v) {
   auto parts = util::split(v, '.');
@@ -526,14 +537,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   if (contains("pytorch ") && RE2::PartialMatch(in, p.conda_pytorch, &a, &b)) {
     std::string build = b;
     if (!m_torch_version) m_torch_version = a;
-    std::string cuda;
-    if (auto at = build.find("cuda"); at != std::string::npos) {
-      auto rest = build.substr(at + 4);
-      auto end = rest.find_first_not_of("0123456789.");
-      cuda = rest.substr(0, end);
-      if (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
-      if (cuda.find('.') == std::string::npos) cuda = cuda_from_tag("cu" + cuda);  // conda-forge's cuda120_py311...
-    }
+    std::string cuda = cuda_from_build(build);
     if (!cuda.empty()) m_torch_cuda = cuda;
     else if (build.find("cpu") != std::string::npos) m_torch_cuda = "";
     m_torch_by_conda = true;
@@ -549,13 +553,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
       if (a.find('+') == std::string::npos && b.find("cpu") != std::string::npos) a += "+cpu";
       set_torch(a, number, "conda plan");
       m_torch_by_conda = true;
-      if (auto at = b.find("cuda"); at != std::string::npos && a.find('+') == std::string::npos) {
-        auto rest = b.substr(at + 4);
-        auto cuda = rest.substr(0, rest.find_first_not_of("0123456789."));
-        while (!cuda.empty() && cuda.back() == '.') cuda.pop_back();
-        if (cuda.find('.') == std::string::npos) cuda = cuda_from_tag("cu" + cuda);  // conda-forge's cuda120_py311...
-        if (!cuda.empty()) m_torch_cuda = cuda;
-      }
+      if (auto cuda = cuda_from_build(b); !cuda.empty() && a.find('+') == std::string::npos) m_torch_cuda = cuda;
     }
     if (RE2::PartialMatch(in, p.conda_plan_cpuonly)) {
       m_conda_cpuonly = true;
