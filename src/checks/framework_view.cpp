@@ -40,6 +40,19 @@ std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v 
 
 std::string public_version(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
 
+std::string environment_name(const facts::PythonEnvironment& env) {
+  return env.label.empty() ? env.interpreter : env.label;
+}
+
+std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
+  std::vector<std::string> ev;
+  if (!b.package_dir.empty()) {
+    ev.push_back(fmt::format("{}: import {} loads {}", environment_name(env), to_string(b.framework), b.package_dir));
+  }
+  ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
+  return ev;
+}
+
 std::string pip_command(const facts::PythonEnvironment& env) {
   if (env.interpreter.empty()) return "python -m pip";  // a described environment: its interpreter is not known
   bool plain = env.interpreter.find_first_of(" '\"$`\\") == std::string::npos;

@@ -55,5 +55,10 @@ std::string cuda_version_text(int v);
 std::string public_version(std::string_view version);
 // `python -m pip` for the environment (the interpreter path, quoted when needed).
 std::string pip_command(const facts::PythonEnvironment& env);
+// How findings name an environment: its label ("conda env ml"), else its interpreter path.
+std::string environment_name(const facts::PythonEnvironment& env);
+// What a finding about a build rests on: the directory an import loads and, for a build read
+// from a text (which has no directory), the lines it was read from.
+std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b);
 
 }  // namespace gpudoctor::checks

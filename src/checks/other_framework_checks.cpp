@@ -22,15 +22,6 @@ namespace {
 using facts::BuildKind;
 using facts::Framework;
 
-std::string where(const facts::PythonEnvironment& env) { return env.label.empty() ? env.interpreter : env.label; }
-
-std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
-  // A build read from a text has no directory: its evidence is the lines it was read from.
-  std::vector<std::string> ev;
-  if (!b.package_dir.empty()) ev.push_back(fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir));
-  ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
-  return ev;
-}
 
 std::string label(const facts::FrameworkBuild& b) {
   auto name = b.distribution.empty() ? std::string(to_string(b.framework)) : b.distribution;
@@ -46,7 +37,7 @@ void cpu_build_finding(const Facts& f, FindingSink& out, Framework fw, const std
     if (!b || b->kind != BuildKind::cpu) continue;
     auto fix = gpu ? fmt::format(fmt::runtime(fix_template), fmt::arg("pip", pip_command(env)))
                    : std::string("Nothing to change on this machine (it has no GPU).");
-    auto& finding = out.emit(fmt::format("{} in {} is a CPU-only build.", label(*b), where(env)), build_evidence(env, *b), fix);
+    auto& finding = out.emit(fmt::format("{} in {} is a CPU-only build.", label(*b), environment_name(env)), build_evidence(env, *b), fix);
     if (!gpu) finding.severity = Severity::info;
   }
 }
@@ -198,7 +189,7 @@ void ort_cpu_package_shadows_gpu(const Facts& f, FindingSink& out) {
     out.emit(fmt::format("onnxruntime and onnxruntime-gpu are both installed in {}: they share the onnxruntime/ "
                          "directory, and the CPU package wins the import (get_available_providers() lacks "
                          "CUDAExecutionProvider).",
-                         where(env)),
+                         environment_name(env)),
              std::move(ev),
              fmt::format("Remove both, then install the GPU package alone: `{0} uninstall -y onnxruntime "
                          "onnxruntime-gpu && {0} install onnxruntime-gpu`.",
@@ -257,7 +248,7 @@ void toolchain_multiple_cuda_runtimes(const Facts& f, FindingSink& out) {
     for (const auto& [file, users] : files) ev.push_back(fmt::format("{} for {}", file, util::join(users, ", ")));
     out.emit(fmt::format("{} resolve the CUDA runtime to {} different files: in one process the first one loaded "
                          "serves every later request of the same soname, and different sonames load side by side.",
-                         where(env), files.size()),
+                         environment_name(env), files.size()),
              std::move(ev));
   }
 }
@@ -266,7 +257,7 @@ void python_sys_path_unknown(const Facts& f, FindingSink& out) {
   FrameworkView v(f);
   for (const auto& env : v.environments()) {
     if (env.sys_path) continue;
-    out.emit(fmt::format("gpudoctor could not learn sys.path of {}, so its frameworks were not examined.", where(env)),
+    out.emit(fmt::format("gpudoctor could not learn sys.path of {}, so its frameworks were not examined.", environment_name(env)),
              {env.sys_path.why()});
   }
 }
@@ -307,7 +298,7 @@ void deep_disagrees_with_static(const Facts& f, FindingSink& out) {
                                d.device_count ? std::to_string(*d.device_count) : "?"));
       for (const auto& w : d.warnings) ev.push_back("printed: " + w);
       out.emit(fmt::format("Importing {} in {} disagrees with what its files say: {}.", to_string(d.framework),
-                           where(env), util::join(differences, "; ")),
+                           environment_name(env), util::join(differences, "; ")),
                std::move(ev));
     }
   }

@@ -25,10 +25,6 @@ using facts::BuildKind;
 using facts::FatbinSummary;
 using facts::Framework;
 
-std::string where(const facts::PythonEnvironment& env) {
-  return env.label.empty() ? env.interpreter : env.label;
-}
-
 // "2.0-2.7" / "2.6-": does the release (2.5.1) fall in the series range?
 bool in_release_series(std::string_view range, const std::vector<int>& version) {
   if (version.size() < 2) return false;
@@ -149,7 +145,7 @@ void torch_arch_unsupported(const Facts& f, FindingSink& out) {
       }
       if (!worst || worst->kind == KernelSupportKind::native) continue;
       auto sm = fmt::format("sm_{}{}", gpu.cc_major, gpu.cc_minor);
-      std::vector<std::string> ev = {fmt::format("{}: import torch loads {}", where(env), b->package_dir)};
+      std::vector<std::string> ev = {fmt::format("{}: import torch loads {}", environment_name(env), b->package_dir)};
       ev.insert(ev.end(), b->evidence.begin(), b->evidence.end());
       ev.insert(ev.end(), kernels->provenance.begin(), kernels->provenance.end());
       ev.push_back(fmt::format("{} has compute capability {}.{} ({}, from {})", gpu.label, gpu.cc_major, gpu.cc_minor,

@@ -17,15 +17,6 @@ namespace {
 using facts::BuildKind;
 using facts::Framework;
 
-std::string where(const facts::PythonEnvironment& env) { return env.label.empty() ? env.interpreter : env.label; }
-
-std::vector<std::string> build_evidence(const facts::PythonEnvironment& env, const facts::FrameworkBuild& b) {
-  // A build read from a text has no directory: its evidence is the lines it was read from.
-  std::vector<std::string> ev;
-  if (!b.package_dir.empty()) ev.push_back(fmt::format("{}: import {} loads {}", where(env), to_string(b.framework), b.package_dir));
-  ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
-  return ev;
-}
 
 }  // namespace
 
@@ -45,7 +36,7 @@ void torch_cpu_only_build(const Facts& f, FindingSink& out) {
     else fix = "Nothing to change on this machine (it has no GPU); on a GPU machine install a CUDA or ROCm build.";
     auto& finding = out.emit(fmt::format("torch {} in {} is a CPU-only build: torch.cuda.is_available() is always "
                                          "False.",
-                                         b->version, where(env)),
+                                         b->version, environment_name(env)),
                              std::move(ev), fix);
     if (!nvidia && !amd) finding.severity = Severity::info;
   }
@@ -91,7 +82,7 @@ void torch_rocm_build_on_nvidia(const Facts& f, FindingSink& out) {
     const auto* b = FrameworkView::imported(env, Framework::torch);
     if (!b || b->kind != BuildKind::rocm) continue;
     out.emit(fmt::format("torch {} in {} is a ROCm (AMD) build, and this machine's GPU is NVIDIA.", b->version,
-                         where(env)),
+                         environment_name(env)),
              build_evidence(env, *b), v.torch_install_command(env, *b, BuildKind::cuda));
   }
 }
@@ -103,7 +94,7 @@ void torch_cuda_build_on_amd(const Facts& f, FindingSink& out) {
     const auto* b = FrameworkView::imported(env, Framework::torch);
     if (!b || b->kind != BuildKind::cuda) continue;
     out.emit(fmt::format("torch {} in {} is a CUDA (NVIDIA) build, and this machine's GPU is AMD.", b->version,
-                         where(env)),
+                         environment_name(env)),
              build_evidence(env, *b), v.torch_install_command(env, *b, BuildKind::rocm));
   }
 }
@@ -114,7 +105,7 @@ void torch_shadowed(const Facts& f, FindingSink& out) {
     const auto* b = FrameworkView::imported(env, Framework::torch);
     for (const auto& s : env.shadows) {
       if (s.module != "torch") continue;
-      std::vector<std::string> ev = {fmt::format("{}: {} ({})", where(env), s.path, s.where)};
+      std::vector<std::string> ev = {fmt::format("{}: {} ({})", environment_name(env), s.path, s.where)};
       if (b) ev.push_back(fmt::format("the installed torch {} is {}", b->version, b->package_dir));
       std::string message =
           s.where == "current directory"
@@ -141,7 +132,7 @@ void torch_multiple_installs(const Facts& f, FindingSink& out) {
     }
     out.emit(fmt::format("{} copies of torch are installed for {}; import loads the first, torch {} in {}, and pip "
                          "may be upgrading another.",
-                         all.size(), where(env), all.front()->version, all.front()->package_dir),
+                         all.size(), environment_name(env), all.front()->version, all.front()->package_dir),
              std::move(ev),
              fmt::format("Keep one: `{} uninstall torch` until `{} show torch` finds none, then install the build you "
                          "want once (user-site copies live under ~/.local).",
