@@ -926,13 +926,10 @@ void Analyzer::check_trained_together() {
     if (s->is_loss || s->submodule) continue;
     // Never moved and called with something in this function.
     bool touched = false, called = false;
-    for (std::size_t at = body.find(name); at != std::string_view::npos; at = body.find(name, at + 1)) {
-      if (at > 0 && (std::isalnum(static_cast<unsigned char>(body[at - 1])) != 0 || body[at - 1] == '_' || body[at - 1] == '.')) continue;
-      auto rest = body.substr(at + name.size(), 12);
+    for_each_name_use(body, name, [&](std::string_view rest) {
       if (rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(")) touched = true;
       if (rest.starts_with("(")) called = true;
-      if (!rest.empty() && (std::isalnum(static_cast<unsigned char>(rest[0])) != 0 || rest[0] == '_')) continue;
-    }
+    });
     if (touched || !called) continue;
     s->reported = true;
     emit_at(RuleId::model_not_moved, s->row, s->column,

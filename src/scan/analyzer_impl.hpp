@@ -3,9 +3,11 @@
 // (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
 #pragma once
 
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -42,6 +44,21 @@ struct LoaderRecord {
   bool in_memory = false;        // its dataset is a TensorDataset: nothing to load or decode
   bool non_blocking_copies = false;  // a loop over it moves batches with non_blocking=True
 };
+
+// Calls `f(rest)` for each use of the whole word `name` in `text` that is not an attribute
+// (`x.name`), with `rest` the text right after the name: "foo" in "foo.cuda()" and "(foo)", not
+// in "food" or "self.foo".
+template <typename F>
+void for_each_name_use(std::string_view text, std::string_view name, F&& f) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  if (name.empty()) return;
+  for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.')) continue;
+    auto rest = text.substr(at + name.size());
+    if (!rest.empty() && word_char(rest.front())) continue;
+    f(rest);
+  }
+}
 
 struct Candidate {
   Node at;
@@ -120,6 +137,7 @@ class Analyzer {
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)
   // still run on the GPU.
   bool gpu_project() const;
+  bool gpu_code() const;
   // A Dataset's items, a collate function, initialisation, checkpoint conversion: host-side code.
   bool in_host_side_function() const;
   // Binds a name as (a part of) a batch that loop `loop` yields.

@@ -164,17 +164,12 @@ bool Analyzer::moved_later_by_name(Node call) const {
   Node fn = m_function_nodes.back();
   auto body = fn.text();
   auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
-  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
-  for (auto at = after.find(name); at != std::string_view::npos; at = after.find(name, at + 1)) {
-    if (at > 0 && (word_char(after[at - 1]) || after[at - 1] == '.')) continue;
-    auto rest = after.substr(at + name.size());
-    if (!rest.empty() && word_char(rest.front())) continue;
+  bool moved = false;
+  for_each_name_use(after, name, [&](std::string_view rest) {
     if (rest.starts_with(")")) rest.remove_prefix(1);  // the only argument of a wrapper: Variable(x).cuda()
-    for (std::string_view m : {".to(", ".cuda(", ".type_as("}) {
-      if (rest.starts_with(m)) return true;
-    }
-  }
-  return false;
+    for (std::string_view m : {".to(", ".cuda(", ".type_as("}) moved = moved || rest.starts_with(m);
+  });
+  return moved;
 }
 
 bool Analyzer::in_host_side_function() const {
@@ -182,6 +177,10 @@ bool Analyzer::in_host_side_function() const {
 }
 
 bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
+
+// Code that runs on a GPU when there is one: the file or its project places work on a device, or
+// a framework that moves the model and batches itself (Lightning, Accelerate) drives it.
+bool Analyzer::gpu_code() const { return m_ff.uses_device || gpu_project() || m_ff.framework_moves_batches; }
 
 bool Analyzer::registers_by_hand(Node at) {
   // detectron2's idiom: self.add_module(name, layer) then append the same layer to a list. Read
@@ -230,7 +229,9 @@ void Analyzer::on_return(Node n) {
   Symbol s = infer(n.named(0));
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
-  bool host_tensor = s.made_on_host() && s.sized && !s.from_param;
+  // A factory sized by the function's arguments (`torch.zeros(n, h, w)`) is on the host whatever
+  // they are.
+  bool host_tensor = s.made_on_host() && s.sized;
   bool encoding = s.kind == Kind::encoding && s.placement == Placement::host;
   // A helper that prepares an input and returns it moved (`return img.unsqueeze(0).to(device)`),
   // when every return of it does.
@@ -249,6 +250,10 @@ void Analyzer::on_return(Node n) {
   }
   if (device_tensor && m_returns_other.count(name) > 0) s.placement = Placement::unknown;
   if (method && s.kind == Kind::module) return;  // a method returning a layer builds it for __init__
+  if (s.row < 0) {  // `return torch.cat(...)`: made in the return itself
+    s.row = static_cast<int>(n.named(0).row());
+    s.column = static_cast<int>(n.named(0).column());
+  }
   auto [it, inserted] = m_returns.try_emplace(name, s);
   // Several returns that disagree on placement: unknown.
   if (!inserted && it->second.placement != s.placement) it->second.placement = Placement::unknown;
@@ -493,7 +498,7 @@ std::string shaped_factory_fix(std::string_view q) {
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
   // uses the module moves it.
-  if (m_function_nodes.empty() || (!m_ff.uses_device && !in_module_method())) return;
+  if (m_function_nodes.empty() || (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method())) return;
   if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
@@ -544,14 +549,14 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   if (!in_module_forward && !shape) return;
   m_inline_reported.insert(call.start_byte());
   // In a file (and project) that never names a GPU, a latent bug: advice until the module moves.
-  const bool gpu_code = m_ff.uses_device || gpu_project();
+  const bool gpu = gpu_code();
   if (!shape) {
     auto& f = emit(RuleId::tensor_created_without_device, call,
          fmt::format("{}(...) is made in {}() of a module without device=: it is on the CPU while the module and its "
                      "inputs may be on the GPU",
                      q, function_name()),
          {snippet(call, 80)}, fmt::format("{}(..., device=x.device) for an input x", q));
-    if (!gpu_code) f.severity = facts::Severity::info;
+    if (!gpu) f.severity = facts::Severity::info;
     return;
   }
   // Shaped like an input and computed with in arithmetic (`mu + sigma * torch.randn(mu.shape)`):
@@ -581,13 +586,13 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
                    "that input may be on the GPU (\"Expected all tensors to be on the same device\", or a silent copy)",
                    q),
        {snippet(call, 80)}, shaped_factory_fix(q));
-  if (!gpu_code && !in_arithmetic) f.severity = facts::Severity::info;
+  if (!gpu && !in_arithmetic) f.severity = facts::Severity::info;
 }
 
 void Analyzer::note_list_append(Node call) {
   // `losses.append(torch.tensor(0.0))` in one branch, `losses.append(<from the inputs>)` in another,
   // then torch.stack(losses): stack and cat take tensors of one device only.
-  if ((!m_ff.uses_device && !gpu_project()) || m_function_nodes.empty() || in_host_side_function()) return;
+  if (!gpu_code() || m_function_nodes.empty() || in_host_side_function()) return;
   Node fn = call.field(Field::function);
   if (!fn.is(NodeKind::attribute) || fn.field(Field::attribute).text() != "append") return;
   Node list = fn.field(Field::object);
@@ -625,7 +630,7 @@ void Analyzer::note_list_append(Node call) {
 void Analyzer::check_joined(Node call, std::string_view q) {
   // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
   // computed from the function's inputs.
-  if ((!m_ff.uses_device && !gpu_project()) || m_function_nodes.empty()) return;
+  if ((!gpu_code() && !in_module_method()) || m_function_nodes.empty()) return;
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
   if (list.is(NodeKind::identifier)) {
@@ -664,13 +669,15 @@ void Analyzer::check_joined(Node call, std::string_view q) {
     }
     if (e.is(NodeKind::identifier)) {
       Symbol* s = lookup(e.text());
-      if (s != nullptr && s->made_on_host() && !s->from_param) {
+      // A function's host tensor stays on the host whatever it was given (`coord_channels(x.shape)`).
+      if (s != nullptr && s->made_on_host() && (!s->from_param || s->built_row >= 0)) {
         host = s;
         host_node = e;
         continue;
       }
     }
-    if (mentions_parameter(e) || infer(e).placement == Placement::accelerator) input = true;
+    Symbol es = infer(e);
+    if ((mentions_parameter(e) && !es.made_on_host()) || es.placement == Placement::accelerator) input = true;
   }
   if (inline_host.valid() && input) {
     emit(RuleId::tensor_created_without_device, inline_host,
@@ -682,6 +689,14 @@ void Analyzer::check_joined(Node call, std::string_view q) {
   }
   if (host == nullptr || !input || host->reported) return;
   host->reported = true;
+  if (host->built_row >= 0) {  // `pos = coord_channels(img.shape)`: the helper made it on the host
+    emit(RuleId::tensor_created_without_device, call,
+         fmt::format("`{}` comes from a function that makes it on the CPU (no device=, at {}) and is joined here with "
+                     "tensors computed from the function's input, which may be on the GPU",
+                     host_node.text(), where(host->built_row)),
+         {snippet(call, 80)}, fmt::format("create it with device= in that function, or `{}.to(<input>.device)` here", host_node.text()));
+    return;
+  }
   emit_at(RuleId::tensor_created_without_device, host->row, host->column,
           fmt::format("`{}` is made on the CPU (no device=) and joined at {} with tensors computed from the function's "
                       "input, which may be on the GPU",
@@ -702,7 +717,7 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   Symbol v = infer(value);
   // A 0-dim accumulator (`torch.tensor(0.0)`) that takes values computed from the function's tensor
   // inputs, in a file that uses a GPU: `crps += loss(pred, target)` fails once they are on it.
-  bool from_inputs = acc->zero_dim && m_ff.uses_device && mentions_parameter(value) && v.kind != Kind::module &&
+  bool from_inputs = acc->zero_dim && gpu_code() && mentions_parameter(value) && v.kind != Kind::module &&
                      value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
   if ((v.placement != Placement::accelerator && !from_inputs) || v.kind == Kind::module || v.kind == Kind::device) return;
   acc->reported = true;
@@ -717,7 +732,7 @@ void Analyzer::check_binary(Node op) {
   // `freqs * coords`, `total = total + loss_term`: a tensor made here without a device meets a
   // value computed from the function's input (or one on the device).
   if (m_function_nodes.empty() || op.named_count() < 2) return;
-  if (!m_ff.uses_device && !gpu_project() && !in_module_method()) return;
+  if (!gpu_code() && !in_module_method()) return;
   if (in_host_side_function()) return;
   Node a = op.named(0), b = op.named(op.named_count() - 1);
   // `(pred == labels)` with `pred` on the device and `labels` an unmoved part of a batch whose
@@ -769,7 +784,19 @@ void Analyzer::check_binary(Node op) {
   }
   for (int side = 0; side < 2; ++side) {
     Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
-    if (!host_side.is(NodeKind::identifier)) continue;
+    // `pixel_grid(w, h) / res + offset`: a function of this file made it on the host.
+    if (!host_side.is(NodeKind::identifier)) {
+      Symbol h = infer(host_side);
+      if (!h.made_on_host() || !h.sized || h.zero_dim || h.built_row < 0 || h.row >= 0) continue;
+      Symbol o = infer(other);
+      if (o.placement != Placement::accelerator || o.kind == Kind::module) continue;
+      emit(RuleId::tensor_created_without_device, op,
+           fmt::format("`{}` is made on the CPU by a function of this file (no device=, at {}) and meets `{}`, which is "
+                       "on the device",
+                       snippet(host_side, 40), where(h.built_row), snippet(other, 30)),
+           {snippet(op, 80)}, "create it with device= in that function, or move it to the other operand's device");
+      return;
+    }
     Symbol* s = lookup(host_side.text());
     if (s == nullptr || !s->made_on_host() || !s->sized || s->zero_dim || s->from_param || s->reported || s->row < 0) {
       continue;
