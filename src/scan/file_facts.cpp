@@ -86,6 +86,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
   std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
+  std::vector<std::string_view> function_names;  // their names
   auto mark_device = [&] {
     ff.uses_device = true;
     ff.device_functions.insert(functions.empty() ? k_module_level : functions.back());
@@ -123,6 +124,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             break;
           case NodeKind::function_definition:
             functions.push_back(n.start_byte());
+            function_names.push_back(n.field(Field::name).text());
             break;
           case NodeKind::keyword_argument: {
             std::string_view name = n.field(Field::name).text();
@@ -164,6 +166,10 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             }
             // The innermost loop around backward() is the step loop (an epoch loop only contains it).
             if (name == "backward" && !loops.empty()) ff.step_loops.insert(loops.back());
+            if (fn.is(NodeKind::identifier) && !function_names.empty() &&
+                (function_names.back() == "forward" || function_names.back().ends_with("_step"))) {
+              ff.called_per_step.emplace(fn.text());
+            }
             if (name == "cuda" || name == "to_device" || name == "set_default_device" || name == "set_device" ||
                 name == "prepare" || name == "Accelerator" || name == "DistributedDataParallel" ||
                 name == "xla_device" || last_component(name) == "Trainer" || name == "setup_module") {
@@ -186,6 +192,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
       [&](Node n) {
         if (n.is(NodeKind::function_definition) && !functions.empty() && functions.back() == n.start_byte()) {
           functions.pop_back();
+          function_names.pop_back();
         }
         if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) && !loops.empty() &&
             loops.back() == n.start_byte()) {

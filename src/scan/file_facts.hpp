@@ -28,6 +28,9 @@ struct FileFacts {
   // Where placement happens: start bytes of the innermost functions containing it, and
   // k_module_level for code outside functions. Per-step rules ask about the loop's own function.
   std::unordered_set<std::uint32_t> device_functions;
+  // Functions of this file called by name from a forward() or a *_step() method, or from a step
+  // loop: they run at every step, like the code that calls them.
+  std::unordered_set<std::string> called_per_step;
   bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
   bool uses_non_blocking = false;    // .to(..., non_blocking=True)
   bool uses_xla = false;             // torch_xla: placement through xm.xla_device()
