@@ -138,6 +138,10 @@ class Analyzer {
   // still run on the GPU.
   bool gpu_project() const;
   bool gpu_code() const;
+  // In a method (not __init__) of a class that is not an nn.Module: `self.` state outlives the call.
+  bool state_method() const;
+  // The class keeps a device (`self.device = ...`): it means its tensors to live there.
+  bool class_holds_device() const;
   // A Dataset's items, a collate function, initialisation, checkpoint conversion: host-side code.
   bool in_host_side_function() const;
   // Binds a name as (a part of) a batch that loop `loop` yields.

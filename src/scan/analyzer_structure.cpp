@@ -180,6 +180,17 @@ bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.proj
 
 // Code that runs on a GPU when there is one: the file or its project places work on a device, or
 // a framework that moves the model and batches itself (Lightning, Accelerate) drives it.
+bool Analyzer::state_method() const {
+  return !m_class_nodes.empty() && !m_function_nodes.empty() && !in_module_method() && function_name() != "__init__" &&
+         m_function_nodes.back().parent().parent() == m_class_nodes.back();
+}
+
+bool Analyzer::class_holds_device() const {
+  if (m_class_nodes.empty()) return false;
+  auto cls = m_class_nodes.back().text();
+  return cls.find("self.device =") != std::string_view::npos || cls.find("self._device =") != std::string_view::npos;
+}
+
 bool Analyzer::gpu_code() const { return m_ff.uses_device || gpu_project() || m_ff.framework_moves_batches; }
 
 bool Analyzer::registers_by_hand(Node at) {
@@ -630,7 +641,7 @@ void Analyzer::note_list_append(Node call) {
 void Analyzer::check_joined(Node call, std::string_view q) {
   // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
   // computed from the function's inputs.
-  if ((!gpu_code() && !in_module_method()) || m_function_nodes.empty()) return;
+  if ((!gpu_code() && !in_module_method() && !class_holds_device()) || m_function_nodes.empty()) return;
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
   if (list.is(NodeKind::identifier)) {
@@ -667,7 +678,8 @@ void Analyzer::check_joined(Node call, std::string_view q) {
         }
       }
     }
-    if (e.is(NodeKind::identifier)) {
+    // `self.history = torch.cat([self.history, gap])`: state of a plain class grown at each call.
+    if (e.is(NodeKind::identifier) || (e.is(NodeKind::attribute) && e.text().starts_with("self.") && state_method())) {
       Symbol* s = lookup(e.text());
       // A function's host tensor stays on the host whatever it was given (`coord_channels(x.shape)`).
       if (s != nullptr && s->made_on_host() && (!s->from_param || s->built_row >= 0)) {
@@ -707,9 +719,12 @@ void Analyzer::check_joined(Node call, std::string_view q) {
 void Analyzer::check_accumulator(Node target, Node value, Node at) {
   // `total = torch.zeros(n)` then, in a loop, `total += out` or `total[i] = out` with `out` on the
   // device: the accumulator was made on the CPU.
-  if (!in_loop()) return;
   if (target.is(NodeKind::subscript)) target = target.field(Field::value);
   if (!target.is(NodeKind::identifier) && !target.is(NodeKind::attribute)) return;
+  // `self.mean += delta` in a method of a plain class: state kept across calls (running statistics,
+  // a history) accumulates at every call as a loop body does.
+  const bool state = target.text().starts_with("self.") && state_method();
+  if (!in_loop() && !state) return;
   Symbol* acc = lookup(target.text());
   if (acc == nullptr || !acc->made_on_host() || !acc->sized || acc->reported) return;
   // A value moved to the accumulator's own device (`.to(device=acc.device)`) follows it.
@@ -719,8 +734,20 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   // inputs, in a file that uses a GPU: `crps += loss(pred, target)` fails once they are on it.
   bool from_inputs = acc->zero_dim && gpu_code() && mentions_parameter(value) && v.kind != Kind::module &&
                      value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
+  from_inputs = from_inputs || (state && (gpu_code() || class_holds_device()) && mentions_parameter(value) &&
+                                 v.kind != Kind::module && value.text().find(".item()") == std::string_view::npos &&
+                                 value.text().find(".cpu()") == std::string_view::npos &&
+                                 v.placement != Placement::host && !v.made_on_host());
   if ((v.placement != Placement::accelerator && !from_inputs) || v.kind == Kind::module || v.kind == Kind::device) return;
   acc->reported = true;
+  if (state && v.placement != Placement::accelerator) {
+    emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,
+            fmt::format("`{}` is made on the CPU (no device=) and takes values computed from {}()'s tensor arguments "
+                        "at {}, which may be on the GPU: \"Expected all tensors to be on the same device\"",
+                        target.text(), function_name(), where(at.row())),
+            {snippet(at, 80)}, fmt::format("create `{}` on the device of the values it takes (device=x.device)", target.text()));
+    return;
+  }
   emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,
           fmt::format("`{}` is made on the CPU (no device=) and takes values from the device at {}: \"Expected all "
                       "tensors to be on the same device\", or a copy at every step",

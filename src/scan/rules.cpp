@@ -101,7 +101,8 @@ constexpr ScanRule k_rules[] = {
      {"code.tensor_created_then_moved", Layer::code, Severity::warning,
       "A tensor is created on the CPU and copied to the device, in a loop",
       "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device) or .cuda() inside a "
-      "loop; not torch.tensor(data) (host data must cross anyway), not in __init__ or under a first-time test "
+      "step loop, in a module's methods that run with forward(), or in a function of the file that forward() or a "
+      "*_step() method calls by name; not torch.tensor(data) (host data must cross anyway), not in __init__ or under a first-time test "
       "(`if len(state) == 0:`, `if x is None:`)",
       "Create it on the device: torch.zeros(n, device=device)"}},
     {RuleId::cpu_preprocessing_in_loop,
@@ -184,7 +185,11 @@ constexpr ScanRule k_rules[] = {
       "initialisation, datasets or collate functions, nor in a function of the file that "
       "the file only ever calls with host values (a naive version timed on small CPU tensors); and a tensor made "
       "without a device handed to a torch.distributed collective (all_reduce, all_gather, broadcast, ...) in a file "
-      "that uses a GPU and not the gloo backend: NCCL takes device tensors only",
+      "that uses a GPU and not the gloo backend: NCCL takes device tensors only; a host tensor returned by a function "
+      "of the file and, at the caller, joined with or computed against device tensors; and `self.` state of a plain "
+      "class (a history, running statistics) made without device= and grown in a method with values computed from "
+      "its tensor arguments, where the file uses a GPU or the class keeps a `self.device`. A file that imports "
+      "Lightning or Accelerate counts as using a GPU",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
