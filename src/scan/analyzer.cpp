@@ -468,7 +468,15 @@ void Analyzer::enter_for(Node n) {
   // yields batches; a range() or a literal does not.
   const Symbol* bound = (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ? lookup(iter.text()) : nullptr;
   // So does any loop over a name that says it is a loader (`val_loader`, `self.test_dataloader`).
+  // And a loop over what a training step loop of the file iterates (`for batch in batches:` in
+  // both an evaluation function and the training one).
   bool named_loader = names_a_loader(iter.text());
+  if (!named_loader && !loop.step && !m_function_nodes.empty() &&
+      (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
+      m_ff.step_loop_sources.count(std::string(iter.text())) > 0) {
+    named_loader = true;
+    loop.same_source_function = std::string(function_name());
+  }
   bool untyped_step_source = (loop.step || named_loader) && src.kind == Kind::unknown &&
                              (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
                              (bound == nullptr || bound->is_parameter || named_loader);
@@ -659,7 +667,12 @@ void Analyzer::on_assignment(Node n) {
   }
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
-  if (old != nullptr && old->kind == Kind::batch && value.placement == Placement::accelerator && old->loop >= 0) {
+  // `batch = to_device(batch, device)`: a helper given the batch and a device moves it.
+  const bool moved_by_helper = old != nullptr && old->kind == Kind::batch && right.is(NodeKind::call) &&
+                               right.field(Field::arguments).text().find("device") != std::string_view::npos &&
+                               right.field(Field::arguments).text().find(left.text()) != std::string_view::npos;
+  if (old != nullptr && old->kind == Kind::batch && (value.placement == Placement::accelerator || moved_by_helper) &&
+      old->loop >= 0) {
     m_all_loops[static_cast<std::size_t>(old->loop)].moved_row = n.row();
   }
   bind(left, value, left);

@@ -8,6 +8,27 @@
 
 namespace gpudoctor::scan {
 
+// `model.cuda(dev)` and then `score_split(model, batches)` in the same function: a caller of
+// `function` in this file moves a model before the call.
+bool Analyzer::called_with_moved_model(std::string_view function) const {
+  std::string_view text = m_src.text;
+  bool found = false;
+  for_each_name_use(text, function, [&](std::string_view rest) {
+    if (found || !rest.starts_with("(")) return;
+    auto call_at = static_cast<std::size_t>(rest.data() - text.data());
+    auto def_at = text.rfind("\ndef ", call_at);
+    auto def_here = text.rfind("def ", call_at);
+    if (def_here != std::string_view::npos && text.substr(def_here + 4, function.size()) == function &&
+        call_at - def_here <= function.size() + 4) {
+      return;  // the definition itself
+    }
+    auto body = text.substr(def_at == std::string_view::npos ? 0 : def_at, call_at - (def_at == std::string_view::npos ? 0 : def_at));
+    found = body.find(".cuda(") != std::string_view::npos || body.find(".to(device") != std::string_view::npos ||
+            body.find(".to(self.device") != std::string_view::npos;
+  });
+  return found;
+}
+
 void Analyzer::finish() {
   report_handed_modules();
   for (const auto& [index, function] : m_made_in_plain_function) {
@@ -37,6 +58,7 @@ void Analyzer::finish() {
   for (const auto& u : m_unmoved_batches) {
     const LoopState& loop = m_all_loops[static_cast<std::size_t>(u.loop)];
     if (!u.evaluation || loop.moved_row >= 0 || !reported_loops.insert(u.loop).second) continue;
+    if (!loop.same_source_function.empty() && !called_with_moved_model(loop.same_source_function)) continue;
     int moving_loop = -1;
     for (const auto& l : m_all_loops) {
       if (l.moved_row < 0 || !l.step) continue;

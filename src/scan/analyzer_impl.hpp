@@ -32,6 +32,9 @@ struct LoopState {
   int loader = -1;               // the DataLoader record it iterates, or -1
   bool model_called = false;     // a model is called in its body
   bool non_blocking = false;     // a part of its batch is moved with non_blocking=True
+  // Binds batches only because a step loop of the file iterates the same name: judged only when a
+  // caller hands its function a model it moved (`model.cuda(); score(model, batches)`).
+  std::string same_source_function;
 };
 
 struct LoaderRecord {
@@ -138,6 +141,7 @@ class Analyzer {
   // still run on the GPU.
   bool gpu_project() const;
   bool gpu_code() const;
+  bool called_with_moved_model(std::string_view function) const;
   // In a method (not __init__) of a class that is not an nn.Module: `self.` state outlives the call.
   bool state_method() const;
   // The class keeps a device (`self.device = ...`): it means its tensors to live there.

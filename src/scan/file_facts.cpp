@@ -196,7 +196,16 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
         }
         if ((n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) && !loops.empty() &&
             loops.back() == n.start_byte()) {
-          if (ff.step_loops.count(n.start_byte())) ff.step_loop_nodes.push_back(n);
+          if (ff.step_loops.count(n.start_byte())) {
+            ff.step_loop_nodes.push_back(n);
+            Node iter = n.field(Field::right);
+            for (int guard = 0; guard < 3 && iter.is(NodeKind::call); ++guard) {
+              auto f = iter.field(Field::function).text();
+              if (f != "enumerate" && f != "tqdm" && f != "tqdm.tqdm" && f != "iter") break;
+              iter = first_positional(iter);
+            }
+            if (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) ff.step_loop_sources.emplace(iter.text());
+          }
           loops.pop_back();
         }
       });

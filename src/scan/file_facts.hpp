@@ -23,6 +23,9 @@ struct FileFacts {
   std::unordered_set<std::string> module_classes;  // names of nn.Module subclasses defined here
   std::unordered_set<std::uint32_t> step_loops;    // start bytes of loops that directly call backward()
   std::vector<Node> step_loop_nodes;               // the same, in document order
+  // What the step loops iterate, as written (`batches`, `train_loader`), through enumerate()/tqdm():
+  // another loop over the same name walks the same kind of batches.
+  std::unordered_set<std::string> step_loop_sources;
   std::unordered_set<std::uint32_t> timed_loops;   // loops that read a clock: they sync on purpose
   bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
   // Where placement happens: start bytes of the innermost functions containing it, and

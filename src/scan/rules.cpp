@@ -18,7 +18,11 @@ constexpr ScanRule k_rules[] = {
      {"code.inputs_not_moved", Layer::code, Severity::error,
       "The model is on the GPU but a batch from the loader reaches it without .to(device)",
       "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
-      "or another part of the same batch, was moved to a device; token ids, tensors or a data collator's batch made "
+      "or another part of the same batch, was moved to a device; an evaluation loop (its function or source named "
+      "eval/val/test/predict/score) that feeds a model unmoved batches while the file's training loop moves its own, "
+      "also a loop over the same name as the training loop (`for batch in batches:`) when a caller of its function "
+      "moves a model first (a batch rebound by a helper given a device, `batch = to_device(batch, device)`, counts "
+      "as moved); token ids, tensors or a data collator's batch made "
       "here on the host and given "
       "to a model a plain class keeps (self.model(ids), self.model.generate(ids)) when every construction of the class "
       "in the file hands it a model on the device; a tensor made from values without device= in a method of a module "
