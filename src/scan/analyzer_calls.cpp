@@ -389,8 +389,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   bool per_step_method = in_forward() || (in_module_method() && fname != "__init__" && fname.find("init") == std::string_view::npos &&
                                           fname.find("reset") == std::string_view::npos && fname.find("build") == std::string_view::npos);
   // A function of the file that forward() or a training step calls by name.
-  per_step_method = per_step_method || (m_classes.empty() && m_function_nodes.size() == 1 &&
-                                        m_ff.called_per_step.count(std::string(fname)) > 0);
+  per_step_method = per_step_method || called_from_forward();
   if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
       moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
@@ -412,9 +411,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                      : fmt::format("{}(...) builds the tensor on the CPU and .{}() then copies it to the device, at "
                                    "every call of {}(){}",
                                    q, method, function_name(),
-                                   m_classes.empty() && m_ff.called_per_step.count(std::string(fname)) > 0
-                                       ? ", which a forward() or training step of this file calls"
-                                       : ""),
+                                   called_from_forward() ? ", which a forward() or training step of this file calls" : ""),
            {}, fmt::format("{}(..., device=device)", q));
     }
   }

@@ -141,6 +141,9 @@ class Analyzer {
   // still run on the GPU.
   bool gpu_project() const;
   bool gpu_code() const;
+  // In a function of the file (not a method) that a forward() or a *_step() method calls by name:
+  // it runs where the module runs.
+  bool called_from_forward() const;
   bool called_with_moved_model(std::string_view function) const;
   // In a method (not __init__) of a class that is not an nn.Module: `self.` state outlives the call.
   bool state_method() const;

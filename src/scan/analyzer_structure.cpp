@@ -185,6 +185,10 @@ bool Analyzer::state_method() const {
          m_function_nodes.back().parent().parent() == m_class_nodes.back();
 }
 
+bool Analyzer::called_from_forward() const {
+  return m_classes.empty() && m_function_nodes.size() == 1 && m_ff.called_per_step.count(std::string(function_name())) > 0;
+}
+
 bool Analyzer::class_holds_device() const {
   if (m_class_nodes.empty()) return false;
   auto cls = m_class_nodes.back().text();
@@ -509,7 +513,10 @@ std::string shaped_factory_fix(std::string_view q) {
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
   // uses the module moves it.
-  if (m_function_nodes.empty() || (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method())) return;
+  if (m_function_nodes.empty() ||
+      (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method() && !called_from_forward())) {
+    return;
+  }
   if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
@@ -641,7 +648,9 @@ void Analyzer::note_list_append(Node call) {
 void Analyzer::check_joined(Node call, std::string_view q) {
   // torch.cat / torch.stack of a list that joins a tensor made here without a device with a value
   // computed from the function's inputs.
-  if ((!gpu_code() && !in_module_method() && !class_holds_device()) || m_function_nodes.empty()) return;
+  if ((!gpu_code() && !in_module_method() && !class_holds_device() && !called_from_forward()) || m_function_nodes.empty()) {
+    return;
+  }
   if (q != "torch.cat" && q != "torch.stack" && q != "torch.concat" && q != "torch.hstack" && q != "torch.vstack") return;
   Node list = positional(call, 0);
   if (list.is(NodeKind::identifier)) {
@@ -759,7 +768,7 @@ void Analyzer::check_binary(Node op) {
   // `freqs * coords`, `total = total + loss_term`: a tensor made here without a device meets a
   // value computed from the function's input (or one on the device).
   if (m_function_nodes.empty() || op.named_count() < 2) return;
-  if (!gpu_code() && !in_module_method()) return;
+  if (!gpu_code() && !in_module_method() && !called_from_forward()) return;
   if (in_host_side_function()) return;
   Node a = op.named(0), b = op.named(op.named_count() - 1);
   // `(pred == labels)` with `pred` on the device and `labels` an unmoved part of a batch whose

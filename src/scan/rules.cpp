@@ -193,7 +193,8 @@ constexpr ScanRule k_rules[] = {
       "of the file and, at the caller, joined with or computed against device tensors; and `self.` state of a plain "
       "class (a history, running statistics) made without device= and grown in a method with values computed from "
       "its tensor arguments, where the file uses a GPU or the class keeps a `self.device`. A file that imports "
-      "Lightning or Accelerate counts as using a GPU",
+      "Lightning or Accelerate counts as using a GPU, and a function of the file that a forward() calls by name "
+      "runs where the module runs",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
