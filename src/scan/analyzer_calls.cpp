@@ -814,7 +814,8 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
 }
 
 void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_view callee_name) {
-  if (m_ff.framework_moves_batches) return;
+  // A module with no weights of its own (an RPC stub) takes its input wherever it is.
+  if (m_ff.framework_moves_batches || callee.weightless) return;
   if (arg.is(NodeKind::keyword_argument)) arg = arg.field(Field::value);
   if (arg.is(NodeKind::dictionary_splat) || arg.is(NodeKind::list_splat)) arg = arg.named_count() ? arg.named(0) : Node();
   if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);

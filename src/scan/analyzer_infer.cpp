@@ -356,6 +356,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.kind = Kind::module;
     out.placement = Placement::host;
     out.is_loss = last.ends_with("Loss");
+    out.weightless = m_ff.weightless_classes.count(q) > 0;
     // Built with a device (`Net(..., device=device)`, factory kwargs), or inside `with
     // torch.device(...)`: placed where that says.
     Node dev = keyword(call, "device");

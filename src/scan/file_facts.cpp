@@ -67,6 +67,36 @@ bool is_cpu_literal(Node n) {
   return v && (*v == "cpu" || *v == "CPU");
 }
 
+// The class's __init__ assigns no `self.` attribute from a constructor (a capitalised callee, which may
+// be a layer or a submodule) and names nothing that makes weights.
+bool builds_no_weights(Node cls, std::string_view source) {
+  Node body = cls.field(Field::body);
+  for (std::uint32_t i = 0; body.valid() && i < body.named_count(); ++i) {
+    Node m = body.named(i);
+    if (!m.is(NodeKind::function_definition) || m.field(Field::name).text() != "__init__") continue;
+    auto text = m.text();
+    for (std::string_view w : {"nn.", "torch.", "Parameter", "register_", "add_module", "setattr", "from_pretrained",
+                               "load", "Module", "model", "Model", "layer", "Layer"}) {
+      if (text.find(w) != std::string_view::npos) return false;
+    }
+    bool weights = false;
+    for_each_node(m, source, [&](Node n) {
+      if (weights) return Descend::no;
+      if (!n.is(NodeKind::assignment)) return Descend::yes;
+      Node right = n.field(Field::right);
+      if (right.is(NodeKind::call)) {
+        auto callee = right.field(Field::function).text();
+        auto dot = callee.rfind('.');
+        auto last = dot == std::string_view::npos ? callee : callee.substr(dot + 1);
+        if (!last.empty() && last[0] >= 'A' && last[0] <= 'Z') weights = true;
+      }
+      return Descend::no;
+    });
+    return !weights;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool is_dtype_expression(Node arg, const ImportTable& imports) {
@@ -114,6 +144,10 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             for (std::uint32_t i = 0; sup.valid() && i < sup.named_count(); ++i) {
               Node b = sup.named(i);
               if (b.is(NodeKind::identifier) || b.is(NodeKind::attribute)) bases.emplace_back(b.text());
+            }
+            if (bases.size() == 1 && (bases[0] == "nn.Module" || bases[0] == "torch.nn.Module" || bases[0] == "Module") &&
+                builds_no_weights(n, source)) {
+              ff.weightless_classes.emplace(n.field(Field::name).text());
             }
             classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
             break;

@@ -21,6 +21,9 @@ inline constexpr std::uint32_t k_module_level = 0xffffffffu;
 struct FileFacts {
   ImportTable imports;
   std::unordered_set<std::string> module_classes;  // names of nn.Module subclasses defined here
+  // Classes deriving straight from nn.Module whose __init__ builds no layer, parameter or buffer (an
+  // RPC stub that forwards its input elsewhere): they have no device of their own.
+  std::unordered_set<std::string> weightless_classes;
   std::unordered_set<std::uint32_t> step_loops;    // start bytes of loops that directly call backward()
   std::vector<Node> step_loop_nodes;               // the same, in document order
   // What the step loops iterate, as written (`batches`, `train_loader`), through enumerate()/tqdm():

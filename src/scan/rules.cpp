@@ -27,6 +27,7 @@ constexpr ScanRule k_rules[] = {
       "to a model a plain class keeps (self.model(ids), self.model.generate(ids)) when every construction of the class "
       "in the file hands it a model on the device; a tensor made from values without device= in a method of a module "
       "that moves itself (self.to(self.device) in __init__) and run through one of its own methods or layers. Not "
+      "for a module class of the file whose __init__ builds no layer, parameter or buffer (an RPC stub), nor "
       "reported where a comment in the loop says the line "
       "fails on purpose (\"this will error\": lessons that show the error)",
       "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},

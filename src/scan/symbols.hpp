@@ -50,6 +50,7 @@ struct Symbol {
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
   bool cuda_tensor_type = false;  // torch.cuda.FloatTensor (or a name bound to it, maybe behind a test)
+  bool weightless = false;        // module: an instance of a class of this file that builds no weights
   bool object_ctor = false;       // made by `SomeClass(...)` of a class this file cannot see
   bool from_subscript = false;  // bound from `a[i]` / `a[-n:]` of something unknown: data, not a module
   bool device_choice = false;   // a device chosen for the GPU: `... if cuda else "cpu"`, get_device()
