@@ -101,13 +101,70 @@ void Analyzer::note_plain_function_call(Node call) {
   if (!inserted) it->second = it->second && host;
 }
 
+void Analyzer::check_dropped_device_argument(Node call) {
+  // `encoder = open_archive(path)` in a function that has `cuda_device=0` at hand, where
+  // open_archive's own cuda_device defaults to -1: the call keeps the CPU default.
+  if (m_function_nodes.empty()) return;
+  auto it = m_ff.cpu_default_device_parameters.find(std::string(call.field(Field::function).text()));
+  if (it == m_ff.cpu_default_device_parameters.end() || it->first == function_name()) return;
+  const DeviceParameter& dp = it->second;
+  Node args = call.field(Field::arguments);
+  int positional_count = 0;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) return;
+    if (a.is(NodeKind::keyword_argument)) {
+      if (a.field(Field::name).text() == dp.name) return;
+      continue;
+    }
+    ++positional_count;
+  }
+  if (positional_count > dp.index || under_choice(call)) return;  // `if args.cpu: run(x)`: a choice
+  // What the caller has at hand: a device-like parameter of its own that does not default to the
+  // CPU, or a device-like keyword it hands to another call.
+  std::string at_hand;
+  Node fn = m_function_nodes.back();
+  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
+  for (std::uint32_t i = 0; params.valid() && i < params.named_count() && at_hand.empty(); ++i) {
+    std::string_view text = params.named(i).text();
+    auto eq = text.find('=');
+    auto name = util::trim(text.substr(0, std::min(eq, text.find(':'))));
+    auto def = eq == std::string_view::npos ? std::string_view() : util::trim(text.substr(eq + 1));
+    bool device_name = util::contains_icase(name, "device") || util::contains_icase(name, "gpu") ||
+                       util::contains_icase(name, "cuda");
+    if (device_name && name != "self" && def != "None" && def != "-1" && def != "False" && def != "\"cpu\"" &&
+        def != "'cpu'" && def != "[]" && def != "()") {
+      at_hand = fmt::format("its parameter `{}`", name);
+    }
+  }
+  if (at_hand.empty()) {
+    auto body = fn.field(Field::body).text();
+    for (auto at = body.find(dp.name + "="); at != std::string_view::npos && at_hand.empty(); at = body.find(dp.name + "=", at + 1)) {
+      auto value_end = body.find_first_of(",)\n", at);
+      auto value = util::trim(body.substr(at + dp.name.size() + 1, value_end == std::string_view::npos ? std::string_view::npos
+                                                                                                  : value_end - at - dp.name.size() - 1));
+      if (value.empty() || value == "None" || value == "-1" || value == "False" || value == "\"cpu\"" || value == "'cpu'") continue;
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(body[at - 1])) != 0 || body[at - 1] == '_')) continue;
+      at_hand = fmt::format("`{}={}`, which it hands to another call", dp.name, value);
+    }
+  }
+  if (at_hand.empty()) return;
+  emit(RuleId::hardcoded_cpu, call,
+       fmt::format("{}() is called without `{}`, so it keeps its default ({}: the CPU), although {}() has {}",
+                   it->first, dp.name, dp.default_text, function_name(), at_hand),
+       {snippet(call, 80)}, fmt::format("pass it on: {}(..., {}=...)", it->first, dp.name));
+}
+
 void Analyzer::on_call(Node call) {
   Node fn = call.field(Field::function);
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
-  if (fn.is(NodeKind::identifier)) note_plain_function_call(call);
+  if (fn.is(NodeKind::identifier)) {
+    note_plain_function_call(call);
+    check_dropped_device_argument(call);
+  }
   // A collective of torch.distributed on a tensor made here on the host: NCCL, the GPU backend,
   // takes device tensors only (gloo, the CPU one, is fine).
   // The same through Lightning's strategy (`self.trainer.strategy.reduce(t)`), whose multi-GPU

@@ -1,6 +1,10 @@
 #include <scan/file_facts.hpp>
 
+#include <util/text.hpp>
+
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 namespace gpudoctor::scan {
 namespace {
@@ -97,6 +101,47 @@ bool builds_no_weights(Node cls, std::string_view source) {
   return false;
 }
 
+bool names_a_device(std::string_view name) {
+  return util::contains_icase(name, "device") || util::contains_icase(name, "gpu") || util::contains_icase(name, "cuda");
+}
+
+// The default of a device parameter that means the CPU: None, -1, False, "cpu", [] or ().
+bool cpu_default(std::string_view d) {
+  return d == "None" || d == "-1" || d == "False" || d == "\"cpu\"" || d == "'cpu'" || d == "[]" || d == "()";
+}
+
+std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string_view source) {
+  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), source);
+  Node body = fn.field(Field::body);
+  if (!params.valid() || !body.valid()) return std::nullopt;
+  for (std::uint32_t i = 0; i < params.named_count(); ++i) {
+    Node p = params.named(i);
+    std::string_view text = p.text();
+    auto eq = text.find('=');
+    if (eq == std::string_view::npos) continue;
+    auto colon = text.find(':');
+    auto name = util::trim(text.substr(0, std::min(eq, colon)));
+    auto def = util::trim(text.substr(eq + 1));
+    if (!names_a_device(name) || !cpu_default(def)) continue;
+    // Used in the body as a word.
+    bool used = false;
+    auto b = body.text();
+    for (auto at = b.find(name); at != std::string_view::npos && !used; at = b.find(name, at + 1)) {
+      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+      used = (at == 0 || (!word(b[at - 1]) && b[at - 1] != '.')) && (at + name.size() >= b.size() || !word(b[at + name.size()]));
+    }
+    // The default must lead to the CPU: not when the function picks a GPU by itself when it gets
+    // none (`device = device or ("cuda" if torch.cuda.is_available() else "cpu")`), and for None
+    // only when the function names the CPU.
+    for (std::string_view w : {"is_available", "device_count", "get_device", "default_device", "auto"}) {
+      if (b.find(w) != std::string_view::npos) used = false;
+    }
+    if (def == "None" && b.find("cpu") == std::string_view::npos) used = false;
+    if (used) return DeviceParameter{std::string(name), static_cast<int>(i), std::string(def)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool is_dtype_expression(Node arg, const ImportTable& imports) {
@@ -157,6 +202,11 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             loops.push_back(n.start_byte());
             break;
           case NodeKind::function_definition:
+            if (functions.empty() && !n.parent().parent().is(NodeKind::class_definition)) {
+              if (auto dp = cpu_default_device_parameter(n, source)) {
+                ff.cpu_default_device_parameters.emplace(std::string(n.field(Field::name).text()), std::move(*dp));
+              }
+            }
             functions.push_back(n.start_byte());
             function_names.push_back(n.field(Field::name).text());
             break;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,6 +18,14 @@
 namespace gpudoctor::scan {
 
 inline constexpr std::uint32_t k_module_level = 0xffffffffu;
+
+// A function of the file whose parameter chooses the device and defaults to the CPU
+// (`def open_archive(path, cuda_device=-1)`, `def predict(model, x, gpus=None)`).
+struct DeviceParameter {
+  std::string name;        // cuda_device
+  int index = -1;          // its position among the parameters (self included)
+  std::string default_text;  // -1
+};
 
 struct FileFacts {
   ImportTable imports;
@@ -29,6 +38,8 @@ struct FileFacts {
   // What the step loops iterate, as written (`batches`, `train_loader`), through enumerate()/tqdm():
   // another loop over the same name walks the same kind of batches.
   std::unordered_set<std::string> step_loop_sources;
+  // Plain functions (not methods) of the file with a DeviceParameter used in their body.
+  std::unordered_map<std::string, DeviceParameter> cpu_default_device_parameters;
   std::unordered_set<std::uint32_t> timed_loops;   // loops that read a clock: they sync on purpose
   bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
   // Where placement happens: start bytes of the innermost functions containing it, and

@@ -47,7 +47,11 @@ constexpr ScanRule k_rules[] = {
       "or an except clause (a --cpu option, the else of a device test), nor tf.config.set_visible_devices([], "
       "\"GPU\") in a PyTorch or JAX program (TensorFlow only feeds data there). Also a device chosen for the GPU "
       "(`... if torch.cuda.is_available() else \"cpu\"`, get_device()) and then overwritten with \"cpu\" in the same "
-      "scope, unconditionally, with no comment beside it that speaks of the CPU or GPU (a debugging pin left behind)",
+      "scope, unconditionally, with no comment beside it that speaks of the CPU or GPU (a debugging pin left behind). "
+      "And a call of a function of the file whose device parameter (device, cuda_device, gpus, use_gpu, ...) "
+      "defaults to the CPU (-1, False, \"cpu\", or None where the function names the CPU and picks no GPU by itself) "
+      "that leaves the parameter out, from a function that has a device at hand (a device-like parameter not "
+      "defaulting to the CPU, or the same keyword handed to another call)",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
     {RuleId::silent_cpu_fallback,
      {"code.silent_cpu_fallback", Layer::code, Severity::info,
