@@ -155,6 +155,49 @@ bool Analyzer::is_cuda_tensor_type(Node expr) const {
   return q.starts_with("torch.cuda.") && q.ends_with("Tensor") && q.find('.', 11) == std::string::npos;
 }
 
+bool Analyzer::plain_number(Node expr) {
+  // `-(math.log(10000) / (half - 1))`: literals, names of no known kind and math on them.
+  bool plain = true;
+  int budget = 64;
+  for_each_node(expr, m_src.text, [&](Node n) {
+    if (!plain || --budget < 0) {
+      plain = false;
+      return Descend::no;
+    }
+    if (!ts_node_is_named(n.raw())) return Descend::no;  // operators and brackets
+    switch (n.kind()) {
+      case NodeKind::integer:
+      case NodeKind::binary_operator:
+      case NodeKind::unary_operator:
+      case NodeKind::parenthesized_expression:
+        return Descend::yes;
+      case NodeKind::identifier: {
+        const Symbol* s = lookup(n.text());
+        plain = s == nullptr || (s->kind == Kind::unknown && s->placement == Placement::unknown && !s->from_shape &&
+                                 (!s->is_parameter || s->scalar));
+        return Descend::no;
+      }
+      case NodeKind::call: {
+        auto f = n.field(Field::function).text();
+        plain = f.starts_with("math.") || f == "int" || f == "float" || f == "len";
+        if (plain) {
+          Node args = n.field(Field::arguments);
+          for (std::uint32_t i = 0; args.valid() && i < args.named_count() && plain; ++i) plain = plain_number(args.named(i));
+        }
+        return Descend::no;
+      }
+      default: {
+        // A float literal (no kind of its own here): `1e-4`, `0.5`.
+        auto s = n.text();
+        plain = !s.empty() && s.find_first_not_of("0123456789.eE+-_") == std::string_view::npos &&
+                (std::isdigit(static_cast<unsigned char>(s[0])) != 0 || s[0] == '.');
+        return Descend::no;
+      }
+    }
+  });
+  return plain;
+}
+
 Symbol Analyzer::infer(Node expr, int depth) {
   if (!expr.valid() || depth > k_max_depth) return {};
   switch (expr.kind()) {
@@ -212,8 +255,8 @@ Symbol Analyzer::infer(Node expr, int depth) {
       // Arithmetic with numbers keeps a tensor where it is: `2 * pi * j / n` is where `j` is.
       Node a = expr.named(0), b = expr.named(expr.named_count() - 1);
       Symbol sa = infer(a, depth + 1), sb = infer(b, depth + 1);
-      if (sa.kind == Kind::tensor && sb.kind != Kind::tensor && !mentions_parameter(b)) return sa;
-      if (sb.kind == Kind::tensor && sa.kind != Kind::tensor && !mentions_parameter(a)) return sb;
+      if (sa.kind == Kind::tensor && sb.kind != Kind::tensor && (!mentions_parameter(b) || plain_number(b))) return sa;
+      if (sb.kind == Kind::tensor && sa.kind != Kind::tensor && (!mentions_parameter(a) || plain_number(a))) return sb;
       if (sa.made_on_host() && sb.made_on_host()) return sa;  // two tensors made here on the host
       if (sa.placement == Placement::accelerator || sb.placement == Placement::accelerator) {
         Symbol t;
