@@ -34,7 +34,7 @@ struct LoopState {
   bool non_blocking = false;     // a part of its batch is moved with non_blocking=True
   // Binds batches only because a step loop of the file iterates the same name: judged only when a
   // caller hands its function a model it moved (`model.cuda(); score(model, batches)`).
-  std::string same_source_function;
+  std::string same_source_function{};
 };
 
 struct LoaderRecord {
