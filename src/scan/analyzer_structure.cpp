@@ -610,7 +610,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
 void Analyzer::note_list_append(Node call) {
   // `losses.append(torch.tensor(0.0))` in one branch, `losses.append(<from the inputs>)` in another,
   // then torch.stack(losses): stack and cat take tensors of one device only.
-  if (!gpu_code() || m_function_nodes.empty() || in_host_side_function()) return;
+  if ((!gpu_code() && !called_from_forward()) || m_function_nodes.empty() || in_host_side_function()) return;
   Node fn = call.field(Field::function);
   if (!fn.is(NodeKind::attribute) || fn.field(Field::attribute).text() != "append") return;
   Node list = fn.field(Field::object);
@@ -642,6 +642,16 @@ void Analyzer::note_list_append(Node call) {
     }
   }
   Symbol s = infer(v);
+  // `one = torch.ones(1)` made earlier and appended by name.
+  if (v.is(NodeKind::identifier) && s.made_on_host() && s.sized && !s.zero_dim && s.row >= 0) {
+    if (feed.host_row < 0) {
+      feed.host_byte = 0xffffffffu;  // no factory node here: matches none in m_inline_reported
+      feed.host_row = s.row;
+      feed.host_column = s.column;
+      feed.host_text = fmt::format("`{}`", v.text());
+    }
+    return;
+  }
   if (s.placement == Placement::accelerator || (s.placement != Placement::host && mentions_parameter(v))) feed.input = true;
 }
 
@@ -787,6 +797,21 @@ void Analyzer::check_binary(Node op) {
                      part.text(), loop.source, snippet(other, 30), where(loop.moved_row)),
          {fmt::format("`{}` bound at {}", part.text(), where(loop.row))},
          fmt::format("{} = {}.to(device)", part.text(), part.text()));
+    return;
+  }
+  // `v * values[i]` where `values` got both a tensor made here on the host and values from the
+  // function's inputs: its elements meet each other.
+  for (Node side : {a, b}) {
+    if (!side.is(NodeKind::subscript) || !side.field(Field::value).is(NodeKind::identifier)) continue;
+    auto it = m_list_feeds.find({m_function_nodes.back().start_byte(), std::string(side.field(Field::value).text())});
+    if (it == m_list_feeds.end() || it->second.host_row < 0 || !it->second.input || it->second.reported) continue;
+    it->second.reported = true;
+    emit_at(RuleId::tensor_created_without_device, it->second.host_row, it->second.host_column,
+            fmt::format("{} is made on the CPU (no device=) and appended to `{}`, which also holds tensors computed "
+                        "from the function's input; its elements meet at {} (\"Expected all tensors to be on the same "
+                        "device\")",
+                        it->second.host_text, side.field(Field::value).text(), where(op.row())),
+            {snippet(op, 80)}, "create it with device=<input>.device, or <input>.new_ones(...)");
     return;
   }
   // `torch.arange(n)[None, :] < lengths[:, None]`: a factory written inline, maybe reshaped.

@@ -199,7 +199,8 @@ constexpr ScanRule k_rules[] = {
       "class (a history, running statistics) made without device= and grown in a method with values computed from "
       "its tensor arguments, where the file uses a GPU or the class keeps a `self.device`. A file that imports "
       "Lightning or Accelerate counts as using a GPU, and a function of the file that a forward() calls by name "
-      "runs where the module runs",
+      "runs where the module runs; a list that gets both a sized tensor made here without device= and values from "
+      "the inputs, whose elements then meet in arithmetic (`v * values[i]`) or are joined",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
