@@ -156,6 +156,55 @@ std::optional<checks::ProductCc> too_old_gpu_named(std::string_view head) {
   return std::nullopt;
 }
 
+// A GPU the text names, in any line; in a post about an architecture error, a bare GeForce 50-series
+// model number ("换成 5090 之后") names the card too.
+std::optional<checks::ProductCc> gpu_named(std::string_view head, bool bare_numbers) {
+  static const RE2 k_bare(R"((?:^|[^0-9A-Za-z])(50[5-9]0)(?:\s*ti)?(?:[^0-9A-Za-z]|$))");
+  std::optional<checks::ProductCc> best;
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 512) continue;
+    std::string words(line);
+    for (char& c : words) {
+      auto u = static_cast<unsigned char>(c);
+      if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
+    }
+    auto p = checks::cc_from_product_name(words);
+    std::string model;
+    if (!p && bare_numbers && RE2::PartialMatch(line, k_bare, &model)) p = checks::cc_from_product_name("RTX " + model);
+    if (p) return p;
+  }
+  return best;
+}
+
+// The CUDA variants and release series of the PyTorch wheels that carry machine code (SASS) for
+// `cc`: an architecture of the same major and a lower or equal minor. PTX is left out: JIT-compiled
+// PTX of an older architecture is what torch warns about as "not compatible", and libraries built
+// with it (flash attention, custom ops) fail.
+struct WheelCoverage {
+  std::size_t all_rows = 0;       // rows in the table
+  std::vector<std::string> rows;  // "cu128 (torch 2.7-2.7)" for the rows that cover it
+  // An architecture most wheels lack (the newest, or one dropped long ago): a build picked without
+  // care lacks it. A common one (sm_86) points elsewhere (a custom extension).
+  bool rare() const { return rows.size() * 2 < all_rows; }
+};
+
+WheelCoverage wheels_covering(checks::ComputeCapability cc) {
+  WheelCoverage out;
+  const auto& t = data::table("torch_arch_lists.tsv");
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    bool covers = false;
+    for (auto a : util::split(t.at(r, "archs"), ';')) {
+      bool ptx = a.ends_with("+PTX");
+      auto v = util::parse_version(ptx ? a.substr(0, a.size() - 4) : a);
+      if (!v || v->size() != 2) continue;
+      if ((*v)[0] == cc.major && (*v)[1] <= cc.minor) covers = true;
+    }
+    if (covers) out.rows.push_back(fmt::format("{} (torch {})", t.at(r, "variant"), t.at(r, "torch")));
+    ++out.all_rows;
+  }
+  return out;
+}
+
 bool driver_shown(const facts::Facts& f) {
   return f.driver.nvml.driver_version.known() || f.driver.nvml.cuda_driver_version.known();
 }
@@ -304,6 +353,41 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       return f;
     }
   }
+  // "no kernel image is available" (or torch's "sm_120 is not compatible") in a post that names a GPU
+  // whose architecture only some PyTorch wheels carry: the installed build is not one of them.
+  static const RE2 k_arch_error(
+      R"((?i)no kernel image is available|is not compatible with the current pytorch installation|cudaErrorNoKernelImageForDevice)");
+  // Not when the text shows the torch build: the checks judged it (a custom extension may lack it).
+  if (torch_gpu_build(described) == nullptr && runtime_of(head) == Runtime::torch && RE2::PartialMatch(head, k_arch_error)) {
+    auto gpu = gpu_named(head, true);
+    auto coverage = gpu ? wheels_covering(gpu->cc) : WheelCoverage{};
+    if (gpu && coverage.rare()) {
+      facts::Finding f;
+      f.id = "torch.arch_unsupported";
+      f.layer = facts::Layer::framework;
+      f.severity = facts::Severity::warning;
+      f.message = coverage.rows.empty()
+                      ? fmt::format("Likely cause: the {} ({}) has compute capability {}, for which no PyTorch wheel "
+                                    "carries kernels, so every kernel launch fails.",
+                                    gpu->match, gpu->cc.sm(), gpu->cc.dotted())
+                      : fmt::format("Likely cause: the {} ({}) has compute capability {}, and only these PyTorch "
+                                    "wheels carry kernels for it: {}. The installed build is not one of them, so "
+                                    "every kernel launch fails.",
+                                    gpu->match, gpu->cc.sm(), gpu->cc.dotted(), util::join(coverage.rows, ", "));
+      f.evidence = {fmt::format("the text names the GPU: {}", gpu->match),
+                    "rests on: the architecture error and the architecture lists of PyTorch's wheels "
+                    "(data/torch_arch_lists.tsv); the installed torch version is not in the text"};
+      f.fix = coverage.rows.empty()
+                  ? "Build PyTorch from source with TORCH_CUDA_ARCH_LIST including this architecture, or use an "
+                    "older release that still carries it"
+                  : fmt::format("Confirm: python -c \"import torch; print(torch.__version__, torch.cuda.get_arch_list())\" "
+                                "lacks {}. Fix: install one of the wheels above, e.g. pip install torch --index-url "
+                                "https://download.pytorch.org/whl/{}",
+                                gpu->cc.sm(), coverage.rows.back().substr(0, coverage.rows.back().find(' ')));
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   // A container that had the GPU and lost it after a while.
   static const RE2 k_container(R"((?i)\bdocker\b|\bcontainer\b|\bpodman\b|compose|kubernetes|\bk8s\b|\bpod\b)");
   static const RE2 k_after_a_while(
@@ -329,8 +413,10 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
 
 bool situation_explains(std::string_view id) {
   // What a driver inside WSL, or a container that lost its device rules, looks like from inside.
+  // And what an architecture a build lacks looks like.
   for (std::string_view symptom : {"log.nvml_init_failed", "log.no_nvidia_driver", "log.nvidia_smi_missing",
-                                   "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed"}) {
+                                   "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed",
+                                   "log.no_kernel_image", "log.arch_not_compatible"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -53,6 +53,32 @@ TEST(ExplainLikely, AContainerThatLostItsGpuAfterAWhile) {
   EXPECT_NE(likely_id("Ollama runs on the CPU after a while"), "container.systemd_cgroup_device_loss");  // no container
 }
 
+std::string situation_id(std::string_view text) {
+  auto f = situation_cause(text, described(text));
+  return f ? f->id : "";
+}
+
+TEST(ExplainLikely, AnArchitectureErrorOnAGpuFewWheelsCarryNamesTheBuild) {
+  const std::string_view error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+  EXPECT_TRUE(situation_explains("log.no_kernel_image"));
+  // The newest architecture: only the cu128 and later wheels carry sm_120.
+  auto f = situation_cause(std::string(error) + "torch on my new RTX 5090", described(error));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "torch.arch_unsupported");
+  EXPECT_NE(f->message.find("sm_120"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("cu128"), std::string::npos) << f->message;
+  EXPECT_EQ(f->message.find("cu124"), std::string::npos) << f->message;  // PTX of sm_90 is no kernel for it
+  // A bare 50-series number names the card beside the error ("换成 5090 之后").
+  EXPECT_EQ(situation_id(std::string(error) + "torch: 换成 5090 之后就出错了"), "torch.arch_unsupported");
+  // A common architecture points elsewhere (a custom extension); another framework is not torch's wheels.
+  EXPECT_EQ(situation_id(std::string(error) + "torch on an RTX 3090"), "");
+  EXPECT_EQ(situation_id(std::string(error) + "paddle on an RTX 5090"), "");
+  // No architecture error: the card alone says nothing.
+  EXPECT_EQ(situation_id("torch on my new RTX 5090 is fast"), "");
+  // A bare number without the error is no card.
+  EXPECT_EQ(situation_id("torch uses port 5090"), "");
+}
+
 TEST(ExplainLikely, SaysWhatItRestsOnAndAtWhichLine) {
   auto f = likely_cause("Title\n\nmodel not using the GPU\n", facts::Facts{});
   ASSERT_TRUE(f);
