@@ -749,11 +749,13 @@ void Analyzer::report_handed_modules() {
     // Each construction of the class in this file must hand it a module built here and never moved.
     int built = 0;
     bool all_host = true;
+    const Handed* only = nullptr;
     for (const auto& c : m_ctor_calls) {
       if (c.cls != h.cls) continue;
       const Handed* given = handed_argument(c, h);
       if (given == nullptr) continue;
       ++built;
+      only = given;
       const Symbol& g = given->symbol;
       bool host_module = g.kind == Kind::module && g.placement == Placement::host && !g.is_parameter;
       bool fresh = given->fresh_object && g.kind == Kind::unknown && g.placement == Placement::unknown;
@@ -767,6 +769,16 @@ void Analyzer::report_handed_modules() {
       for (const char* how : {".to(", ".cuda(", ".to_empty("}) moved = moved || body.find(who + how) != std::string_view::npos;
     }
     if (moved) continue;
+    // One construction, of a module built here: the fix belongs where it is built.
+    if (built == 1 && only->symbol.row >= 0 && only->symbol.kind == Kind::module) {
+      emit_at(RuleId::model_not_moved, only->symbol.row, only->symbol.column,
+              fmt::format("This module is built here, never moved, and handed to {}(), which keeps it as `self.{}` "
+                          "({}) and calls it with tensors on the device: \"Input type (torch.cuda.FloatTensor) and "
+                          "weight type (torch.FloatTensor) should be the same\"",
+                          h.cls, h.attr, where(h.row)),
+              {}, "move it before handing it over: .to(device)");
+      continue;
+    }
     emit_at(RuleId::model_not_moved, h.row, h.column,
             fmt::format("`self.{}` keeps the module handed to {}() as it is, and every {}(...) in this file hands it "
                         "one that was never moved, while its methods call it with tensors on the device: \"Input "
