@@ -178,8 +178,6 @@ bool Analyzer::in_host_side_function() const {
 
 bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
 
-// Code that runs on a GPU when there is one: the file or its project places work on a device, or
-// a framework that moves the model and batches itself (Lightning, Accelerate) drives it.
 bool Analyzer::state_method() const {
   return !m_class_nodes.empty() && !m_function_nodes.empty() && !in_module_method() && function_name() != "__init__" &&
          m_function_nodes.back().parent().parent() == m_class_nodes.back();
@@ -195,6 +193,8 @@ bool Analyzer::class_holds_device() const {
   return cls.find("self.device =") != std::string_view::npos || cls.find("self._device =") != std::string_view::npos;
 }
 
+// Code that runs on a GPU when there is one: the file or its project places work on a device, or
+// a framework that moves the model and batches itself (Lightning, Accelerate) drives it.
 bool Analyzer::gpu_code() const { return m_ff.uses_device || gpu_project() || m_ff.framework_moves_batches; }
 
 bool Analyzer::registers_by_hand(Node at) {
@@ -802,6 +802,7 @@ void Analyzer::check_binary(Node op) {
   // `v * values[i]` where `values` got both a tensor made here on the host and values from the
   // function's inputs: its elements meet each other.
   for (Node side : {a, b}) {
+    if (m_list_feeds.empty()) break;
     if (!side.is(NodeKind::subscript) || !side.field(Field::value).is(NodeKind::identifier)) continue;
     auto it = m_list_feeds.find({m_function_nodes.back().start_byte(), std::string(side.field(Field::value).text())});
     if (it == m_list_feeds.end() || it->second.host_row < 0 || !it->second.input || it->second.reported) continue;
