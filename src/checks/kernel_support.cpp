@@ -7,7 +7,11 @@
 // Architecture Features", NVIDIA technical blog). A matching cubin is preferred to PTX.
 #include <checks/kernel_support.hpp>
 
+#include <util/text.hpp>
+
 #include <fmt/format.h>
+
+#include <vector>
 
 namespace gpudoctor::checks {
 namespace {
@@ -88,6 +92,24 @@ KernelSupport predict_support(const facts::FatbinSummary& summary, int cc_major,
                              fmt::join(ptx, ", "));
   }
   return out;
+}
+
+facts::FatbinSummary arch_list_summary(std::string_view archs) {
+  facts::FatbinSummary s;
+  for (auto a : util::split(archs, ';')) {
+    bool ptx = a.ends_with("+PTX");
+    auto mm = util::parse_version(ptx ? a.substr(0, a.size() - 4) : a).value_or(std::vector<int>{});
+    if (mm.size() < 2) continue;
+    FatbinEntry e;
+    e.kind = FatbinEntryKind::cubin;
+    e.arch = mm[0] * 10 + mm[1];
+    s.entries.push_back(e);
+    if (ptx) {
+      e.kind = FatbinEntryKind::ptx;
+      s.entries.push_back(e);
+    }
+  }
+  return s;
 }
 
 }  // namespace gpudoctor::checks

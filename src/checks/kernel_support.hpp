@@ -11,6 +11,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <facts/fatbin_facts.hpp>
 
@@ -29,5 +30,10 @@ const char* to_string(KernelSupportKind kind);
 // `cc_major`.`cc_minor` is the GPU's compute capability (8.9 -> 8, 9). A summary without entries gives
 // no_kernel_image.
 KernelSupport predict_support(const facts::FatbinSummary& summary, int cc_major, int cc_minor);
+
+// The kernels a published architecture list stands for (TORCH_CUDA_ARCH_LIST "8.0;9.0+PTX", as in
+// data/torch_arch_lists.tsv): a cubin per entry, and PTX too for a "+PTX" one. Unreadable entries are
+// skipped.
+facts::FatbinSummary arch_list_summary(std::string_view archs);
 
 }  // namespace gpudoctor::checks

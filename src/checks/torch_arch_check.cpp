@@ -82,20 +82,7 @@ std::optional<Kernels> from_table(const facts::FrameworkBuild& b) {
     if (t.at(r, "variant") == variant && in_release_series(t.at(r, "torch"), version)) row = r;
   }
   if (!row) return std::nullopt;
-  FatbinSummary s;
-  for (auto a : util::split(t.at(*row, "archs"), ';')) {
-    bool ptx = a.ends_with("+PTX");
-    auto mm = util::parse_version(ptx ? a.substr(0, a.size() - 4) : a).value_or(std::vector<int>{});
-    if (mm.size() < 2) continue;
-    facts::FatbinEntry e;
-    e.kind = facts::FatbinEntryKind::cubin;
-    e.arch = mm[0] * 10 + mm[1];
-    s.entries.push_back(e);
-    if (ptx) {
-      e.kind = facts::FatbinEntryKind::ptx;
-      s.entries.push_back(e);
-    }
-  }
+  FatbinSummary s = arch_list_summary(t.at(*row, "archs"));
   Kernels k;
   k.names = kernel_names(s);
   k.provenance.push_back(fmt::format(

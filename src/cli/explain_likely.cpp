@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <checks/driver_knowledge.hpp>
+#include <checks/kernel_support.hpp>
 #include <data/tsv.hpp>
 #include <probe/text/report_reader.hpp>
 #include <util/text.hpp>
@@ -128,9 +129,8 @@ checks::ComputeCapability lowest_current_torch_cc() {
     const auto& t = data::table("torch_arch_lists.tsv");
     for (std::size_t r = 0; r < t.size(); ++r) {
       if (!t.at(r, "torch").ends_with("-")) continue;
-      for (auto a : util::split(t.at(r, "archs"), ';')) {
-        auto v = util::parse_version(a.ends_with("+PTX") ? a.substr(0, a.size() - 4) : a);
-        if (v && v->size() == 2) low = std::min(low, checks::ComputeCapability{(*v)[0], (*v)[1]});
+      for (const auto& e : checks::arch_list_summary(t.at(r, "archs")).entries) {
+        low = std::min(low, checks::ComputeCapability{e.arch / 10, e.arch % 10});
       }
     }
     return low;
@@ -177,7 +177,7 @@ std::optional<checks::ProductCc> gpu_named(std::string_view head, bool bare_numb
 }
 
 // The CUDA variants and release series of the PyTorch wheels that carry machine code (SASS) for
-// `cc`: an architecture of the same major and a lower or equal minor. PTX is left out: JIT-compiled
+// `cc`, by the compatibility rules of checks::predict_support (native only). PTX is left out: JIT-compiled
 // PTX of an older architecture is what torch warns about as "not compatible", and libraries built
 // with it (flash attention, custom ops) fail.
 struct WheelCoverage {
@@ -192,14 +192,10 @@ WheelCoverage wheels_covering(checks::ComputeCapability cc) {
   WheelCoverage out;
   const auto& t = data::table("torch_arch_lists.tsv");
   for (std::size_t r = 0; r < t.size(); ++r) {
-    bool covers = false;
-    for (auto a : util::split(t.at(r, "archs"), ';')) {
-      bool ptx = a.ends_with("+PTX");
-      auto v = util::parse_version(ptx ? a.substr(0, a.size() - 4) : a);
-      if (!v || v->size() != 2) continue;
-      if ((*v)[0] == cc.major && (*v)[1] <= cc.minor) covers = true;
+    auto support = checks::predict_support(checks::arch_list_summary(t.at(r, "archs")), cc.major, cc.minor);
+    if (support.kind == checks::KernelSupportKind::native) {
+      out.rows.push_back(fmt::format("{} (torch {})", t.at(r, "variant"), t.at(r, "torch")));
     }
-    if (covers) out.rows.push_back(fmt::format("{} (torch {})", t.at(r, "variant"), t.at(r, "torch")));
     ++out.all_rows;
   }
   return out;
