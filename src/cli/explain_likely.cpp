@@ -138,42 +138,40 @@ checks::ComputeCapability lowest_current_torch_cc() {
   return k_lowest;
 }
 
-// A GPU the text names (in any line: "GT 740", "Tesla K40m") whose compute capability is below what
-// any current PyTorch wheel carries.
+// The GPU product a line names ("GT 740", "Tesla K40m"), if any. Prose around the name ("на GT 740?",
+// "tesla k40m的显卡"): punctuation and other scripts are word boundaries too.
+std::optional<checks::ProductCc> gpu_on_line(std::string_view line) {
+  std::string words(line);
+  for (char& c : words) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
+  }
+  return checks::cc_from_product_name(words);
+}
+
+// A GPU the text names (in any line) whose compute capability is below what any current PyTorch
+// wheel carries.
 std::optional<checks::ProductCc> too_old_gpu_named(std::string_view head) {
   for (std::string_view line : util::lines(head)) {
     if (line.size() > 512) continue;
-    // Prose around the name ("на GT 740?", "tesla k40m的显卡"): punctuation and other scripts are
-    // word boundaries too.
-    std::string words(line);
-    for (char& c : words) {
-      auto u = static_cast<unsigned char>(c);
-      if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
-    }
-    auto p = checks::cc_from_product_name(words);
+    auto p = gpu_on_line(line);
     if (p && p->cc < lowest_current_torch_cc()) return p;
   }
   return std::nullopt;
 }
 
-// A GPU the text names, in any line; in a post about an architecture error, a bare GeForce 50-series
-// model number ("换成 5090 之后") names the card too.
+// The first GPU the text names, in any line; in a post about an architecture error, a bare GeForce
+// 50-series model number ("换成 5090 之后") names the card too.
 std::optional<checks::ProductCc> gpu_named(std::string_view head, bool bare_numbers) {
   static const RE2 k_bare(R"((?:^|[^0-9A-Za-z])(50[5-9]0)(?:\s*ti)?(?:[^0-9A-Za-z]|$))");
-  std::optional<checks::ProductCc> best;
   for (std::string_view line : util::lines(head)) {
     if (line.size() > 512) continue;
-    std::string words(line);
-    for (char& c : words) {
-      auto u = static_cast<unsigned char>(c);
-      if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
-    }
-    auto p = checks::cc_from_product_name(words);
+    auto p = gpu_on_line(line);
     std::string model;
     if (!p && bare_numbers && RE2::PartialMatch(line, k_bare, &model)) p = checks::cc_from_product_name("RTX " + model);
     if (p) return p;
   }
-  return best;
+  return std::nullopt;
 }
 
 // The CUDA variants and release series of the PyTorch wheels that carry machine code (SASS) for
