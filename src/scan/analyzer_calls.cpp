@@ -130,10 +130,7 @@ void Analyzer::check_dropped_device_argument(Node call) {
     auto eq = text.find('=');
     auto name = util::trim(text.substr(0, std::min(eq, text.find(':'))));
     auto def = eq == std::string_view::npos ? std::string_view() : util::trim(text.substr(eq + 1));
-    bool device_name = util::contains_icase(name, "device") || util::contains_icase(name, "gpu") ||
-                       util::contains_icase(name, "cuda");
-    if (device_name && name != "self" && def != "None" && def != "-1" && def != "False" && def != "\"cpu\"" &&
-        def != "'cpu'" && def != "[]" && def != "()") {
+    if (names_a_device(name) && name != "self" && !cpu_default(def)) {
       at_hand = fmt::format("its parameter `{}`", name);
     }
   }
@@ -999,7 +996,7 @@ void Analyzer::check_trained_together() {
     if (s->is_loss || s->submodule) continue;
     // Never moved and called with something in this function.
     bool touched = false, called = false;
-    for_each_name_use(body, name, [&](std::string_view rest) {
+    util::for_each_name_use(body, name, [&](std::string_view rest) {
       if (rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(")) touched = true;
       if (rest.starts_with("(")) called = true;
     });

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <scan/analyzer_impl.hpp>
+#include <util/text.hpp>
 
 namespace gpudoctor::scan {
 
@@ -13,7 +14,7 @@ namespace gpudoctor::scan {
 bool Analyzer::called_with_moved_model(std::string_view function) const {
   std::string_view text = m_src.text;
   bool found = false;
-  for_each_name_use(text, function, [&](std::string_view rest) {
+  util::for_each_name_use(text, function, [&](std::string_view rest) {
     if (found || !rest.starts_with("(")) return;
     auto call_at = static_cast<std::size_t>(rest.data() - text.data());
     auto def_at = text.rfind("\ndef ", call_at);

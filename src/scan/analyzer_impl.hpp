@@ -3,7 +3,6 @@
 // (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
 #pragma once
 
-#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -47,21 +46,6 @@ struct LoaderRecord {
   bool in_memory = false;        // its dataset is a TensorDataset: nothing to load or decode
   bool non_blocking_copies = false;  // a loop over it moves batches with non_blocking=True
 };
-
-// Calls `f(rest)` for each use of the whole word `name` in `text` that is not an attribute
-// (`x.name`), with `rest` the text right after the name: "foo" in "foo.cuda()" and "(foo)", not
-// in "food" or "self.foo".
-template <typename F>
-void for_each_name_use(std::string_view text, std::string_view name, F&& f) {
-  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
-  if (name.empty()) return;
-  for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-    if (at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.')) continue;
-    auto rest = text.substr(at + name.size());
-    if (!rest.empty() && word_char(rest.front())) continue;
-    f(rest);
-  }
-}
 
 struct Candidate {
   Node at;

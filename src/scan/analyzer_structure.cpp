@@ -165,7 +165,7 @@ bool Analyzer::moved_later_by_name(Node call) const {
   auto body = fn.text();
   auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
   bool moved = false;
-  for_each_name_use(after, name, [&](std::string_view rest) {
+  util::for_each_name_use(after, name, [&](std::string_view rest) {
     if (rest.starts_with(")")) rest.remove_prefix(1);  // the only argument of a wrapper: Variable(x).cuda()
     for (std::string_view m : {".to(", ".cuda(", ".type_as("}) moved = moved || rest.starts_with(m);
   });

@@ -101,15 +101,6 @@ bool builds_no_weights(Node cls, std::string_view source) {
   return false;
 }
 
-bool names_a_device(std::string_view name) {
-  return util::contains_icase(name, "device") || util::contains_icase(name, "gpu") || util::contains_icase(name, "cuda");
-}
-
-// The default of a device parameter that means the CPU: None, -1, False, "cpu", [] or ().
-bool cpu_default(std::string_view d) {
-  return d == "None" || d == "-1" || d == "False" || d == "\"cpu\"" || d == "'cpu'" || d == "[]" || d == "()";
-}
-
 std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string_view source) {
   Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), source);
   Node body = fn.field(Field::body);
@@ -126,10 +117,7 @@ std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string
     // Used in the body as a word.
     bool used = false;
     auto b = body.text();
-    for (auto at = b.find(name); at != std::string_view::npos && !used; at = b.find(name, at + 1)) {
-      auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
-      used = (at == 0 || (!word(b[at - 1]) && b[at - 1] != '.')) && (at + name.size() >= b.size() || !word(b[at + name.size()]));
-    }
+    util::for_each_name_use(b, name, [&](std::string_view) { used = true; });
     // The default must lead to the CPU: not when the function picks a GPU by itself when it gets
     // none (`device = device or ("cuda" if torch.cuda.is_available() else "cpu")`), and for None
     // only when the function names the CPU.
@@ -143,6 +131,14 @@ std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string
 }
 
 }  // namespace
+
+bool names_a_device(std::string_view name) {
+  return util::contains_icase(name, "device") || util::contains_icase(name, "gpu") || util::contains_icase(name, "cuda");
+}
+
+bool cpu_default(std::string_view d) {
+  return d == "None" || d == "-1" || d == "False" || d == "\"cpu\"" || d == "'cpu'" || d == "[]" || d == "()";
+}
 
 bool is_dtype_expression(Node arg, const ImportTable& imports) {
   if (arg.is(NodeKind::identifier)) return arg.text() == "dtype";

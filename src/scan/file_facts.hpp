@@ -61,6 +61,11 @@ struct FileFacts {
 // `project`: the other files' classes (nullptr when the file is analysed alone).
 FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project = nullptr);
 
+// A parameter name that chooses a device: device, cuda_device, gpus, use_gpu, ...
+bool names_a_device(std::string_view name);
+// A default of such a parameter that means the CPU: None, -1, False, "cpu", [] or ().
+bool cpu_default(std::string_view default_text);
+
 // Whether a call's arguments move to a device: `.to(x)` whose first argument (or device=) is not a
 // dtype and not the literal "cpu".
 bool is_dtype_expression(Node arg, const ImportTable& imports);

@@ -2,6 +2,7 @@
 // Strict means "0x10de\n" parses as hex 0x10de, and "12abc" does not parse at all.
 #pragma once
 
+#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,5 +55,20 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // message); LineBreaks::escape escapes them too (one field on one line: a path, an id).
 enum class LineBreaks { keep, escape };
 std::string printable(std::string_view s, LineBreaks breaks = LineBreaks::escape);
+
+// Calls `f(rest)` for each use of the whole word `name` in `text` that is not an attribute
+// (`x.name`), with `rest` the text right after the name: "foo" in "foo.cuda()" and "(foo)", not
+// in "food" or "self.foo".
+template <typename F>
+void for_each_name_use(std::string_view text, std::string_view name, F&& f) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  if (name.empty()) return;
+  for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at > 0 && (word_char(text[at - 1]) || text[at - 1] == '.')) continue;
+    auto rest = text.substr(at + name.size());
+    if (!rest.empty() && word_char(rest.front())) continue;
+    f(rest);
+  }
+}
 
 }  // namespace gpudoctor::util
