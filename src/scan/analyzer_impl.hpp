@@ -234,6 +234,12 @@ class Analyzer {
     std::string host_text;
     bool input = false;
     bool reported = false;
+    void note_host(std::uint32_t byte, int row, int column, std::string text) {
+      host_byte = byte;
+      host_row = row;
+      host_column = column;
+      host_text = std::move(text);
+    }
   };
   std::map<std::pair<std::uint32_t, std::string>, ListFeed> m_list_feeds;  // (function start byte, list name)
   // Names whose .parameters() the current function reads (the modules it trains), innermost function last.

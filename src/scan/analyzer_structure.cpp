@@ -632,24 +632,15 @@ void Analyzer::note_list_append(Node call) {
     std::string fq = qualified_callee(factory);
     auto last = last_component(fq);
     if (starts_with_package(fq, "torch") && fq.find('.', 6) == std::string::npos && (sized_factory(last) || last == "tensor")) {
-      if (feed.host_row < 0) {
-        feed.host_byte = factory.start_byte();
-        feed.host_row = static_cast<int>(factory.row());
-        feed.host_column = static_cast<int>(factory.column());
-        feed.host_text = std::string(snippet(factory, 40));
-      }
+      if (feed.host_row < 0) feed.note_host(factory.start_byte(), factory.row(), factory.column(), std::string(snippet(factory, 40)));
       return;
     }
   }
   Symbol s = infer(v);
   // `one = torch.ones(1)` made earlier and appended by name.
   if (v.is(NodeKind::identifier) && s.made_on_host() && s.sized && !s.zero_dim && s.row >= 0) {
-    if (feed.host_row < 0) {
-      feed.host_byte = 0xffffffffu;  // no factory node here: matches none in m_inline_reported
-      feed.host_row = s.row;
-      feed.host_column = s.column;
-      feed.host_text = fmt::format("`{}`", v.text());
-    }
+    // No factory node here: a byte that matches none in m_inline_reported.
+    if (feed.host_row < 0) feed.note_host(0xffffffffu, s.row, s.column, fmt::format("`{}`", v.text()));
     return;
   }
   if (s.placement == Placement::accelerator || (s.placement != Placement::host && mentions_parameter(v))) feed.input = true;
@@ -751,12 +742,14 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   Symbol v = infer(value);
   // A 0-dim accumulator (`torch.tensor(0.0)`) that takes values computed from the function's tensor
   // inputs, in a file that uses a GPU: `crps += loss(pred, target)` fails once they are on it.
-  bool from_inputs = acc->zero_dim && gpu_code() && mentions_parameter(value) && v.kind != Kind::module &&
-                     value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
-  from_inputs = from_inputs || (state && (gpu_code() || class_holds_device()) && mentions_parameter(value) &&
-                                 v.kind != Kind::module && value.text().find(".item()") == std::string_view::npos &&
-                                 value.text().find(".cpu()") == std::string_view::npos &&
-                                 v.placement != Placement::host && !v.made_on_host());
+  // A tensor value computed from the function's arguments (not read back to a number).
+  const bool from_arguments = mentions_parameter(value) && v.kind != Kind::module &&
+                              value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
+  // `self.` state grows from them too, unless the value was brought to the host.
+  const bool from_inputs =
+      from_arguments && ((acc->zero_dim && gpu_code()) ||
+                         (state && (gpu_code() || class_holds_device()) &&
+                          value.text().find(".cpu()") == std::string_view::npos && !v.made_on_host()));
   if ((v.placement != Placement::accelerator && !from_inputs) || v.kind == Kind::module || v.kind == Kind::device) return;
   acc->reported = true;
   if (state && v.placement != Placement::accelerator) {
