@@ -125,7 +125,7 @@ class Analyzer {
   // still run on the GPU.
   bool gpu_project() const;
   bool gpu_code() const;
-  bool plain_number(Node expr);
+  bool plain_number(Node expr, int depth = 0);
   void check_dropped_device_argument(Node call);
   // In a function of the file (not a method) that a forward() or a *_step() method calls by name:
   // it runs where the module runs.

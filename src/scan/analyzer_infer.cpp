@@ -155,8 +155,10 @@ bool Analyzer::is_cuda_tensor_type(Node expr) const {
   return q.starts_with("torch.cuda.") && q.ends_with("Tensor") && q.find('.', 11) == std::string::npos;
 }
 
-bool Analyzer::plain_number(Node expr) {
-  // `-(math.log(10000) / (half - 1))`: literals, names of no known kind and math on them.
+bool Analyzer::plain_number(Node expr, int depth) {
+  // `-(math.log(10000) / (half - 1))`: literals, names of no known kind and math on them. Calls
+  // nested past k_max_depth (hostile input) are no plain number.
+  if (depth > k_max_depth) return false;
   bool plain = true;
   int budget = 64;
   for_each_node(expr, m_src.text, [&](Node n) {
@@ -182,7 +184,7 @@ bool Analyzer::plain_number(Node expr) {
         plain = f.starts_with("math.") || f == "int" || f == "float" || f == "len";
         if (plain) {
           Node args = n.field(Field::arguments);
-          for (std::uint32_t i = 0; args.valid() && i < args.named_count() && plain; ++i) plain = plain_number(args.named(i));
+          for (std::uint32_t i = 0; args.valid() && i < args.named_count() && plain; ++i) plain = plain_number(args.named(i), depth + 1);
         }
         return Descend::no;
       }
