@@ -668,9 +668,10 @@ void Analyzer::on_assignment(Node n) {
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
   // `batch = to_device(batch, device)`: a helper given the batch and a device moves it.
-  const bool moved_by_helper = old != nullptr && old->kind == Kind::batch && right.is(NodeKind::call) &&
-                               right.field(Field::arguments).text().find("device") != std::string_view::npos &&
-                               right.field(Field::arguments).text().find(left.text()) != std::string_view::npos;
+  const std::string_view handed = right.is(NodeKind::call) ? right.field(Field::arguments).text() : std::string_view();
+  const bool moved_by_helper = old != nullptr && old->kind == Kind::batch &&
+                               handed.find("device") != std::string_view::npos &&
+                               handed.find(left.text()) != std::string_view::npos;
   if (old != nullptr && old->kind == Kind::batch && (value.placement == Placement::accelerator || moved_by_helper) &&
       old->loop >= 0) {
     m_all_loops[static_cast<std::size_t>(old->loop)].moved_row = n.row();
