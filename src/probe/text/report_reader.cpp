@@ -95,6 +95,9 @@ struct Patterns {
   RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
   RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
   RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
+  // The build as Windows' "About" page and winver show it: "OS build 19042.572", "Windows 10 21H2
+  // (19044.1288)".
+  RE2 os_build{R"((?i)(?:\bOS build\W{0,3}|Windows 1[01]\b[^\n]{0,40}?\()(\d{5})\.\d{1,5}\b)"};
   // WSL 1: said ("WSL1", "WSL 1", not the WSL app's "1.2.5"), its kernel ("4.4.0-19041-Microsoft",
   // WSL 2's is "...-microsoft-standard-WSL2"), or a `wsl -l -v` row whose VERSION is 1.
   RE2 wsl1{R"((?:\bWSL ?1(?:$|[^.0-9])|\b\d+\.\d+\.\d+-\d+-Microsoft\b|^\s*\*?\s*[\w.-]+\s+(?:Running|Stopped|Installing|Converting)\s+1\s*$))"};
@@ -261,7 +264,8 @@ constexpr Keyword k_keywords[] = {
     {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1},
     {"ingularity", 3}, {"pptainer", 2},
     {"cudatoolkit", 6}, {"cuda-runtime", 3}, {"cuda-cudart", 3}, {"cuda-python", 3}, {"cuda-bindings", 3},
-    {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2}};
+    {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2},    {"OS build", 3},
+    {"OS Build", 3}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 64);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -433,7 +437,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     if (!m_wsl) note(number, "the text is about WSL");
     m_wsl = true;
   }
-  if (!m_windows_build && contains("Windows") && RE2::PartialMatch(in, p.windows_build, &a)) {
+  if (!m_windows_build && ((contains("Windows") && RE2::PartialMatch(in, p.windows_build, &a)) ||
+                            ((contains("build") || contains("Build") || contains("Windows")) &&
+                             RE2::PartialMatch(in, p.os_build, &a)))) {
     m_windows_build = static_cast<int>(util::parse_int(a).value_or(0));
     note(number, "Windows build " + a);
   }

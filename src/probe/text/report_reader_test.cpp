@@ -173,6 +173,12 @@ TEST(ReportReader, WslWindowsBuildAndDriverLibraryPaths) {
   EXPECT_EQ(f.environment.wsl.windows_build.value_or(0), 18363);
   EXPECT_FALSE(f.meta.os_pretty_name.known()) << "WSL is Linux";
   EXPECT_EQ(read("platform: Windows-10-10.0.22631-SP0\n").environment.wsl.windows_build.value_or(0), 0) << "not WSL";
+  // The build as Windows' About page and winver show it.
+  EXPECT_EQ(read("Version\t20H2\nOS build\t19042.572\nKernel 4.19.128-microsoft-standard\n")
+                .environment.wsl.windows_build.value_or(0),
+            19042);
+  EXPECT_EQ(read("WSL2 on Windows 10 21H2 (19044.1288), RTX 3090\n").environment.wsl.windows_build.value_or(0), 19044);
+  EXPECT_EQ(read("WSL 2, Version 21H2 (OS Build 22000.978)\n").environment.wsl.windows_build.value_or(0), 22000);
 
   auto libs = read("OSError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: cannot open\nlibnvidia-ml.so.1 and libcuda.so.535.104.05 "
                    "and /usr/lib/wsl/lib/libcuda.so.1\nlibcudart.so.12\n").environment.libraries.libraries;
