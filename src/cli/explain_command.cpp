@@ -179,7 +179,11 @@ int run_explain(const ExplainOptions& o) {
   // A post that states only its symptom: the cause most often behind it, said as a guess with what
   // it rests on (explain_likely.hpp); then (below) what was read and what to paste next.
   std::optional<facts::Finding> likely;
-  if (report.findings.empty()) {
+  // Advice about the machine the text shows (what its GPU accelerates) names no cause of what the
+  // text reports: the likely cause comes before it.
+  const bool only_advice = std::all_of(report.findings.begin(), report.findings.end(),
+                                       [](const facts::Finding& f) { return f.severity == facts::Severity::info; });
+  if (only_advice) {
     likely = likely_cause(head, reader.facts());
   } else if (situation_explains(report.findings.front().id)) {
     // The message is the symptom; the situation the text describes is its cause.
@@ -191,7 +195,9 @@ int run_explain(const ExplainOptions& o) {
   const bool recognised = scanner.match_count() > 0 || reader.any() || likely.has_value();
   if (!recognised) report.outcome = render::Report::Outcome::unrecognised;
   // Never silence: a text that named no cause says so, with what was read and what to paste next.
-  if (report.findings.empty()) {
+  if (!report.findings.empty() && likely) {
+    report.findings.insert(report.findings.begin(), std::move(*likely));
+  } else if (report.findings.empty()) {
     if (likely) report.findings.push_back(std::move(*likely));
     report.findings.push_back(
         explain_fallback(reader, scanner.lines_seen(), scanner.bytes_seen(), scanner.match_count()));

@@ -150,6 +150,20 @@ TEST_F(ExplainCommand, TheSituationExplainsTheMessage) {
   EXPECT_EQ(nlohmann::json::parse(plain.out)["findings"][0]["id"], "log.nvml_init_failed") << plain.out;
 }
 
+// A dump that only yields advice about the GPU (what it accelerates) names no cause: the likely
+// cause of the symptom comes before the advice.
+TEST_F(ExplainCommand, AdviceAboutTheGpuComesAfterTheLikelyCause) {
+  std::string post =
+      "onnxruntime on my server: the provider list only shows ['CPUExecutionProvider']\n"
+      "| NVIDIA-SMI 550.107.02             Driver Version: 550.107.02     CUDA Version: 12.4     |\n"
+      "|   0  Tesla V100-SXM2-16GB           Off |   00000000:00:1E.0 Off |                    0 |\n";
+  Result r = run("explain --json < " + write_file("explain_advice.md", post));
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j["findings"][0]["id"], "ort.cpu_package_shadows_gpu") << r.out;
+  EXPECT_EQ(j["findings"][1]["id"], "gpu.capabilities") << r.out;
+}
+
 TEST_F(ExplainCommand, ProseDriverAndAnOldTaglessWheel) {
   std::string post =
       "cuda never available after pip install\n"

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <checks/check.hpp>
 #include <checks/driver_knowledge.hpp>
 #include <checks/kernel_support.hpp>
 #include <data/tsv.hpp>
@@ -52,6 +53,7 @@ const RE2& symptom() {
       R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
       R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
+      R"(|only (?:shows?|lists?|returns?|gives?|has|contains?|prints?)\W{0,4}cpuexecutionprovider)"
       R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
       R"(|(?:gpu|гпу|видеокарт\w*|cuda)[^\n]{0,30}не\s+(?:используе\w*|видит|работает|задейств\w*|определя\w*))"
@@ -304,6 +306,21 @@ std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
 namespace {
 
+// The text is about a container: Docker, Podman, Kubernetes, Singularity or Apptainer.
+bool container_named(std::string_view head) {
+  static const RE2 re(
+      R"((?i)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|容器|コンテナ|컨테이너)");
+  return RE2::PartialMatch(head, re);
+}
+
+// The generic fix the catalogue gives for a check's id.
+std::string_view catalogue_fix(std::string_view id) {
+  for (const auto& c : checks::all_checks()) {
+    if (c.info.id == id) return c.info.fix;
+  }
+  return {};
+}
+
 // The first line of head (at most 4 KiB long) that re matches: its 1-based number and its trimmed text.
 std::optional<std::pair<std::size_t, std::string_view>> first_line_matching(std::string_view head, const RE2& re) {
   std::size_t number = 0;
@@ -402,6 +419,26 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       return f;
     }
   }
+  // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, or a
+  // runtime that infers no GPU device. The host's GPU and driver are not in question.
+  static const RE2 k_no_gpu_inside(
+      R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices)re");
+  if (container_named(head)) {
+    if (auto shown = first_line_matching(head, k_no_gpu_inside)) {
+      facts::Finding f;
+      f.id = "container.no_gpu";
+      f.layer = facts::Layer::environment;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: the container was started without the GPU. Without --gpus (Docker), a CDI device "
+                  "(Podman) or an nvidia.com/gpu limit (Kubernetes), the NVIDIA runtime passes in no device, no driver "
+                  "library and no nvidia-smi, so the software inside finds no GPU while the host sees it.";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: a container, and the text shows no GPU inside it"};
+      f.fix = std::string(catalogue_fix(f.id));
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   return std::nullopt;
 }
 
@@ -423,6 +460,15 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
   const auto [symptom_number, symptom_line] = *shown_symptom;
   Runtime runtime = runtime_of(head);
   auto prior = prior_for(runtime, described, head);
+  // Inside a container, a GPU that is not used most often was never passed in.
+  if (container_named(head) && !described.environment.container.launch_command.known() &&
+      (!prior || prior->id.ends_with("cpu_only_build") || prior->id == "jax.cpu_only" ||
+       prior->id == "tf.missing_gpu_libs" || prior->id == "llama.built_without_cuda")) {
+    prior = Prior{"container.no_gpu", facts::Layer::environment,
+                  "the text is about a container, and a container started without the GPU (no --gpus, no CDI "
+                  "device, no nvidia.com/gpu limit) has no GPU, no driver library and no nvidia-smi inside",
+                  std::string(catalogue_fix("container.no_gpu"))};
+  }
   if (!prior) return std::nullopt;
   facts::Finding f;
   f.id = std::string(prior->id);

@@ -3,8 +3,10 @@
 // the cause that most often lies behind that symptom for the framework the text names, as a person
 // who triages these posts would say it: an info finding marked as a guess, with what it rests on
 // (the symptom alone, never a message or a version) and the one command that confirms or rules it
-// out. Two narrower readings come first, as warnings: a Linux driver installed inside WSL, and a
-// container that lost its GPU after a while. Never said when a message, a
+// out. Inside a container, that cause is a container started without the GPU. Narrower readings
+// come first, as warnings: a Linux driver installed inside WSL, an architecture error on a GPU few
+// wheels carry, a container that lost its GPU after a while, and a container that shows no GPU
+// inside (no nvidia-smi, no device). Never said when a message, a
 // dump or a check named a cause, nor when the text shows the likely cause cannot be it (a PyTorch
 // whose version says it is a CUDA build).
 //
@@ -30,8 +32,7 @@ inline constexpr std::size_t k_likely_head_bytes = 256u << 10;
 // `head`: the first bytes of the text. `described`: what the report readers read from it.
 std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described);
 
-// The two narrower readings alone (a Linux driver installed inside WSL, a container that lost its GPU
-// after a while): explain puts one first even when a message was recognised, if that message is
+// The narrower readings alone: explain puts one first even when a message was recognised, if that message is
 // what the situation looks like from inside (situation_explains: NVML's "Unknown Error", nvidia-smi
 // failing to reach the driver, ...).
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described);

@@ -33,6 +33,8 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("JAX only uses the CPU"), "jax.cpu_only");
   EXPECT_EQ(likely_id("paddle 不使用 GPU"), "paddle.cpu_only_build");
   EXPECT_EQ(likely_id("onnxruntime: CUDAExecutionProvider not available"), "ort.cpu_package_shadows_gpu");
+  EXPECT_EQ(likely_id("onnxruntime on Colab: the provider list only shows ['CPUExecutionProvider']"),
+            "ort.cpu_package_shadows_gpu");
   EXPECT_EQ(likely_id("llama-cpp-python: no GPU offload, n_gpu_layers ignored"), "llama.built_without_cuda");
   EXPECT_EQ(likely_id("tensorflow does not use the GPU in WSL"), "tf.missing_gpu_libs");
   EXPECT_EQ(likely_id("Windows 11, tensorflow 2.15: GPU not detected"), "tf.windows_native_no_gpu");
@@ -56,6 +58,19 @@ TEST(ExplainLikely, AContainerThatLostItsGpuAfterAWhile) {
 std::string situation_id(std::string_view text) {
   auto f = situation_cause(text, described(text));
   return f ? f->id : "";
+}
+
+TEST(ExplainLikely, AContainerThatShowsNoGpuInsideWasStartedWithoutIt) {
+  EXPECT_EQ(situation_id("在容器里执行 `nvidia-smi` 提示 command not found"), "container.no_gpu");
+  EXPECT_EQ(situation_id("Ollama in podman runs on the CPU\npodman inspect ollama shows: Devices: []"), "container.no_gpu");
+  EXPECT_EQ(situation_id("vllm-openai image in k3s: RuntimeError: Failed to infer device type"), "container.no_gpu");
+  // nvidia-smi missing on a machine that is not a container is not this.
+  EXPECT_EQ(situation_id("Ubuntu 22.04: nvidia-smi: command not found after installing CUDA"), "");
+  // A symptom alone inside a container: the GPU was most likely never passed in.
+  EXPECT_EQ(likely_id("Running the image with docker, torch.cuda.is_available() returns False"), "container.no_gpu");
+  // Not when the run command is shown: the checks read it.
+  EXPECT_NE(likely_id("$ docker run --gpus all img python t.py\ntorch.cuda.is_available() returns False"),
+            "container.no_gpu");
 }
 
 TEST(ExplainLikely, AnArchitectureErrorOnAGpuFewWheelsCarryNamesTheBuild) {
