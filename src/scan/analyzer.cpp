@@ -661,6 +661,7 @@ void Analyzer::on_assignment(Node n) {
     value.from_param = true;
     value.from_shape = mentions_input_shape(right);
   }
+  if (left.is(NodeKind::identifier)) note_constant_binding(left, right, value);
   if (left.is(NodeKind::attribute)) {
     check_module_attribute(left, right, value);
     note_handed_module(left, right);

@@ -90,7 +90,7 @@ void Analyzer::note_plain_function_call(Node call) {
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && host; ++i) {
     Node a = args.named(i);
     if (a.is(NodeKind::keyword_argument)) a = a.field(Field::value);
-    if (a.is(NodeKind::integer) || a.is(NodeKind::string) || a.is(NodeKind::true_) ||
+    if (a.is(NodeKind::integer) || a.is(NodeKind::float_) || a.is(NodeKind::string) || a.is(NodeKind::true_) ||
         a.is(NodeKind::false_) || a.is(NodeKind::none)) {
       continue;
     }

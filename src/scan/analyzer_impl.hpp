@@ -242,6 +242,24 @@ class Analyzer {
     }
   };
   std::map<std::pair<std::uint32_t, std::string>, ListFeed> m_list_feeds;  // (function start byte, list name)
+  // What a function returns at each position of its result: a constant made on the host
+  // (`return torch.tensor(0.0)` in a degenerate branch) and, in another return, a value computed
+  // from the inputs at the same position. On a GPU the two branches give tensors on two devices.
+  struct ReturnFeed {
+    Node host;              // the first host constant returned (or bound to a name returned)
+    int host_position = -1;
+    std::set<int> input_positions;
+    bool reported = false;
+  };
+  std::unordered_map<std::uint32_t, ReturnFeed> m_return_feeds;  // function start byte
+  // Names a function binds to a host constant, and names it binds to a value from its inputs.
+  std::map<std::pair<std::uint32_t, std::string>, Node> m_constant_bound;
+  std::set<std::pair<std::uint32_t, std::string>> m_input_bound;
+  // `e` under casts, when it is a torch factory of literal values without device= (torch.tensor(0.0),
+  // torch.zeros(1)); an invalid node otherwise.
+  Node host_constant(Node e) const;
+  void note_constant_binding(Node name, Node value, const Symbol& symbol);
+  void check_return_feed(Node value);
   // Names whose .parameters() the current function reads (the modules it trains), innermost function last.
   std::vector<std::vector<std::pair<std::string, int>>> m_trained;
   void note_plain_function_call(Node call);

@@ -428,7 +428,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.made_here = !dev.valid();
     Node first = positional(call, 0);
     out.sized = last != "tensor" && last != "as_tensor" && last != "from_numpy" && last != "stack" && last != "cat";
-    if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::unary_operator))) {
+    if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::float_) || first.is(NodeKind::unary_operator))) {
       out.sized = true;
       out.zero_dim = true;
     }

@@ -239,8 +239,147 @@ bool Analyzer::mentions_input_shape(Node expr) {
   return found;
 }
 
+namespace {
+
+// A literal a factory may be given: a number, a bool, a negated number, or a list or tuple of them.
+bool literal_value(Node e, int depth = 0) {
+  if (e.is(NodeKind::integer) || e.is(NodeKind::float_) || e.is(NodeKind::true_) || e.is(NodeKind::false_)) return true;
+  if (e.is(NodeKind::unary_operator)) return e.named_count() == 1 && literal_value(e.named(0), depth + 1);
+  if ((e.is(NodeKind::list) || e.is(NodeKind::tuple)) && depth < 3) {
+    for (std::uint32_t i = 0; i < e.named_count(); ++i) {
+      if (!literal_value(e.named(i), depth + 1)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Node Analyzer::host_constant(Node e) const {
+  for (int guard = 0; guard < 4 && e.valid(); ++guard) {
+    if (e.is(NodeKind::parenthesized_expression) && e.named_count() == 1) {
+      e = e.named(0);
+      continue;
+    }
+    if (!e.is(NodeKind::call)) return Node();
+    Node fn = e.field(Field::function);
+    if (!fn.is(NodeKind::attribute)) break;
+    auto m = fn.field(Field::attribute).text();
+    if (m != "float" && m != "long" && m != "int" && m != "double" && m != "half" && m != "bool" && m != "squeeze" &&
+        m != "unsqueeze") {
+      break;
+    }
+    e = fn.field(Field::object);
+  }
+  if (!e.is(NodeKind::call)) return Node();
+  std::string q = qualified_callee(e);
+  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string::npos) return Node();
+  auto name = last_component(q);
+  if (name != "tensor" && name != "as_tensor" && name != "scalar_tensor" && name != "zeros" && name != "ones" &&
+      name != "full" && name != "empty" && name != "Tensor" && name != "FloatTensor" && name != "LongTensor") {
+    return Node();
+  }
+  if (keyword(e, "device").valid() || has_splat(e)) return Node();
+  Node args = e.field(Field::arguments);
+  if (!args.valid() || args.named_count() == 0) return Node();
+  for (std::uint32_t i = 0; i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (a.is(NodeKind::keyword_argument)) {
+      auto k = a.field(Field::name).text();
+      if (k == "dtype" || k == "requires_grad") continue;
+      return Node();
+    }
+    if (!literal_value(a)) return Node();
+  }
+  return e;
+}
+
+void Analyzer::note_constant_binding(Node name, Node value, const Symbol& symbol) {
+  if (m_function_nodes.empty()) return;
+  std::pair<std::uint32_t, std::string> key{m_function_nodes.back().start_byte(), std::string(name.text())};
+  if (Node c = host_constant(value); c.valid()) {
+    m_constant_bound.try_emplace(key, c);
+    return;
+  }
+  // A value from the inputs, not one that grows the name itself (`total = total + x`: a sum that
+  // started as a constant ends where x is).
+  if (!symbol.from_param || symbol.made_on_host() || symbol.kind == Kind::module) return;
+  bool self_reference = false;
+  util::for_each_name_use(value.text(), name.text(), [&](std::string_view) { self_reference = true; });
+  if (!self_reference) m_input_bound.insert(std::move(key));
+}
+
+void Analyzer::check_return_feed(Node value) {
+  if (m_function_nodes.empty() || in_host_side_function() || under_version_guard(value)) return;
+  const bool module_code = in_module_method() || called_from_forward() ||
+                           (m_classes.empty() && m_function_nodes.size() == 1 &&
+                            m_ff.called_by_modules.count(std::string(function_name())) > 0);
+  if (!gpu_code() && !module_code) return;
+  const std::uint32_t fn = m_function_nodes.back().start_byte();
+  std::vector<Node> parts;
+  if (value.is(NodeKind::expression_list) || value.is(NodeKind::tuple)) {
+    for (std::uint32_t i = 0; i < value.named_count() && i < 8; ++i) parts.push_back(value.named(i));
+  } else {
+    parts.push_back(value);
+  }
+  auto& feed = m_return_feeds[fn];
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Node e = parts[i];
+    Node host = host_constant(e);
+    bool input = false;
+    if (!host.valid() && e.is(NodeKind::identifier)) {
+      std::pair<std::uint32_t, std::string> key{fn, std::string(e.text())};
+      if (auto it = m_constant_bound.find(key); it != m_constant_bound.end()) host = it->second;
+      input = m_input_bound.count(key) > 0;
+    }
+    if (!host.valid() && !input) {
+      Symbol s = infer(e);
+      input = s.kind != Kind::module && !s.made_on_host() && s.placement != Placement::host && mentions_parameter(e);
+    }
+    if (host.valid() && !feed.host.valid()) {
+      feed.host = host;
+      feed.host_position = static_cast<int>(i);
+    }
+    if (input) feed.input_positions.insert(static_cast<int>(i));
+  }
+  if (feed.reported || !feed.host.valid() || feed.input_positions.count(feed.host_position) == 0) return;
+  feed.reported = true;
+  Node c = feed.host;
+  if (m_inline_reported.count(c.start_byte()) > 0) return;
+  // A function that tests the device (`if x.is_cuda: return ...` then `return torch.tensor(0.)`):
+  // its CPU constant is the CPU branch.
+  bool device_test = false;
+  int budget = 4096;
+  for_each_node(m_function_nodes.back(), m_src.text, [&](Node n) {
+    if (device_test || --budget < 0) return Descend::no;
+    Node test;
+    if (n.is(NodeKind::if_statement) || n.is(NodeKind::elif_clause)) test = n.field(Field::condition);
+    if (n.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(n.raw(), 1), m_src.text);
+    if (test.valid()) {
+      auto t = test.text();
+      device_test = t.find("cuda") != std::string_view::npos || t.find("device") != std::string_view::npos ||
+                    t.find("cpu") != std::string_view::npos || t.find("gpu") != std::string_view::npos;
+    }
+    return Descend::yes;
+  });
+  if (device_test) return;
+  m_inline_reported.insert(c.start_byte());
+  std::string q = qualified_callee(c);
+  // In a module's code the inputs are where the module is; elsewhere (a helper of a training
+  // script, a distribution class) the mix is latent, and often harmless: advice.
+  auto& f = emit(RuleId::tensor_created_without_device, c,
+       fmt::format("{}() of {} returns `{}`, made on the CPU, where its other returns are computed from its inputs: "
+                   "when they are on the GPU the function gives tensors on two devices, and the caller that stacks, "
+                   "indexes or logs them together fails (\"Expected all tensors to be on the same device\")",
+                   function_name(), m_classes.empty() ? "this file" : m_classes.back(), snippet(c, 50)),
+       {snippet(c, 80)}, fmt::format("{}(..., device=x.device) for an input x, or x.new_tensor(...)", q));
+  if (!module_code) f.severity = facts::Severity::info;
+}
+
 void Analyzer::on_return(Node n) {
   if (m_function_nodes.empty() || n.named_count() != 1) return;
+  check_return_feed(n.named(0));
   Symbol s = infer(n.named(0));
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.

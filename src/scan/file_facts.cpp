@@ -163,6 +163,8 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
     ff.device_functions.insert(functions.empty() ? k_module_level : functions.back());
   };
   std::vector<std::pair<std::string, std::vector<std::string>>> classes;
+  std::vector<std::pair<std::string_view, std::uint32_t>> open_classes;  // enclosing classes: name, start byte
+  std::vector<std::pair<std::string_view, std::string_view>> class_calls;  // (function called by name, class)
   walk(
       root, source,
       [&](Node n) {
@@ -191,6 +193,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
               ff.weightless_classes.emplace(n.field(Field::name).text());
             }
             classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
+            open_classes.emplace_back(n.field(Field::name).text(), n.start_byte());
             break;
           }
           case NodeKind::for_statement:
@@ -250,6 +253,9 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
                 (function_names.back() == "forward" || function_names.back().ends_with("_step"))) {
               ff.called_per_step.emplace(fn.text());
             }
+            if (fn.is(NodeKind::identifier) && !functions.empty() && !open_classes.empty() && class_calls.size() < 4096) {
+              class_calls.emplace_back(fn.text(), open_classes.back().first);
+            }
             if (name == "cuda" || name == "to_device" || name == "set_default_device" || name == "set_device" ||
                 name == "prepare" || name == "Accelerator" || name == "DistributedDataParallel" ||
                 name == "xla_device" || last_component(name) == "Trainer" || name == "setup_module") {
@@ -270,6 +276,9 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
         return Descend::yes;
       },
       [&](Node n) {
+        if (n.is(NodeKind::class_definition) && !open_classes.empty() && open_classes.back().second == n.start_byte()) {
+          open_classes.pop_back();
+        }
         if (n.is(NodeKind::function_definition) && !functions.empty() && functions.back() == n.start_byte()) {
           functions.pop_back();
           function_names.pop_back();
@@ -312,6 +321,9 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
         }
       }
     }
+  }
+  for (const auto& [function, cls] : class_calls) {
+    if (ff.module_classes.count(std::string(cls)) > 0) ff.called_by_modules.emplace(function);
   }
   ff.framework_moves_batches =
       ff.imports.imports("lightning") || ff.imports.imports("pytorch_lightning") || ff.imports.imports("accelerate");

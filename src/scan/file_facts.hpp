@@ -48,6 +48,9 @@ struct FileFacts {
   // Functions of this file called by name from a forward() or a *_step() method, or from a step
   // loop: they run at every step, like the code that calls them.
   std::unordered_set<std::string> called_per_step;
+  // Functions of this file called by name from a method of an nn.Module subclass defined here (a
+  // metric's compute(), a loss's forward()): they run where the module runs.
+  std::unordered_set<std::string> called_by_modules;
   bool uses_mixed_precision = false; // autocast, GradScaler, .half(), bfloat16/float16, matmul precision
   bool uses_non_blocking = false;    // .to(..., non_blocking=True)
   bool uses_xla = false;             // torch_xla: placement through xm.xla_device()

@@ -200,7 +200,10 @@ constexpr ScanRule k_rules[] = {
       "its tensor arguments, where the file uses a GPU or the class keeps a `self.device`. A file that imports "
       "Lightning or Accelerate counts as using a GPU, and a function of the file that a forward() calls by name "
       "runs where the module runs; a list that gets both a sized tensor made here without device= and values from "
-      "the inputs, whose elements then meet in arithmetic (`v * values[i]`) or are joined",
+      "the inputs, whose elements then meet in arithmetic (`v * values[i]`) or are joined; a function that returns a "
+      "constant made without device= (`return torch.tensor(0.0)`, directly or through a name) where another of its "
+      "returns gives a value computed from its inputs at the same place, unless the function tests the device: a "
+      "warning in a module's methods and in functions they call by name, advice elsewhere",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));

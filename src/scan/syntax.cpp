@@ -25,6 +25,7 @@ constexpr KindName k_kind_names[] = {
     {"list_splat", NodeKind::list_splat},
     {"string", NodeKind::string},
     {"integer", NodeKind::integer},
+    {"float", NodeKind::float_},
     {"true", NodeKind::true_},
     {"false", NodeKind::false_},
     {"none", NodeKind::none},

@@ -26,6 +26,7 @@ enum class NodeKind : std::uint8_t {
   list_splat,
   string,
   integer,
+  float_,
   true_,
   false_,
   none,
