@@ -587,6 +587,31 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
 void Analyzer::check_module_ctor(Node call, std::string_view q) {
   if (!starts_with_package(q, "torch.nn") || starts_with_package(q, "torch.nn.functional")) return;
   std::string_view layer = last_component(q);
+  if (m_inline_reported.count(call.start_byte()) > 0) return;  // a layer of a container reported whole
+  // `self.head = nn.Sequential(nn.Linear(...), ...)` in forward(): reported once, at the container.
+  if ((layer == "Sequential" || layer == "ModuleList" || layer == "ModuleDict") && in_forward() && in_module_method()) {
+    std::vector<std::uint32_t> layers;
+    int budget = 256;
+    for_each_node(call.field(Field::arguments), m_src.text, [&](Node n) {
+      if (--budget < 0) return Descend::no;
+      if (n.is(NodeKind::call)) {
+        std::string inner = qualified_callee(n);
+        if (starts_with_package(inner, "torch.nn") && !starts_with_package(inner, "torch.nn.functional") &&
+            has_weights(last_component(inner))) {
+          layers.push_back(n.start_byte());
+        }
+      }
+      return Descend::yes;
+    });
+    if (layers.empty()) return;
+    for (auto b : layers) m_inline_reported.insert(b);
+    emit(RuleId::module_built_in_forward, call,
+         fmt::format("nn.{} of layers is built in forward(): new layers with fresh random weights at every call, on the "
+                     "CPU after the module was moved, never trained",
+                     layer),
+         {snippet(call, 80)}, fmt::format("self.head = nn.{}(...) in __init__, then self.head(x) here", layer));
+    return;
+  }
   // `nn.Dropout(p)(x)` in forward(): no weights, but a module built at each call is never in eval
   // mode, so model.eval() does not turn this dropout off and inference stays random.
   if (!has_weights(layer)) {

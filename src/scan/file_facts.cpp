@@ -153,6 +153,30 @@ bool is_dtype_expression(Node arg, const ImportTable& imports) {
   return false;
 }
 
+// A class body with a forward() method and an __init__ that assigns torch layers to self
+// (`self.head = nn.Linear(...)`).
+static bool defines_forward_with_layers(Node cls) {
+  Node body = cls.field(Field::body);
+  bool forward = false, layers = false;
+  for (std::uint32_t i = 0; body.valid() && i < body.named_count(); ++i) {
+    Node d = body.named(i);
+    if (!d.is(NodeKind::function_definition)) continue;
+    auto name = d.field(Field::name).text();
+    if (name == "forward") forward = true;
+    if (name == "__init__") {
+      auto text = d.text();
+      for (std::string_view layer : {"= nn.", "= torch.nn.", "=nn."}) {
+        for (auto at = text.find(layer); at != std::string_view::npos && !layers; at = text.find(layer, at + 1)) {
+          auto rest = text.substr(at + layer.size());
+          layers = !rest.empty() && std::isupper(static_cast<unsigned char>(rest.front())) != 0 &&
+                   text.substr(0, at).rfind("self.") != std::string_view::npos;
+        }
+      }
+    }
+  }
+  return forward && layers;
+}
+
 FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project) {
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
@@ -163,7 +187,8 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
     ff.device_functions.insert(functions.empty() ? k_module_level : functions.back());
   };
   std::vector<std::pair<std::string, std::vector<std::string>>> classes;
-  std::vector<std::pair<std::string_view, std::uint32_t>> open_classes;  // enclosing classes: name, start byte
+  std::vector<std::pair<std::string_view, std::uint32_t>> open_classes;
+  std::unordered_set<std::string> structural_modules;  // enclosing classes: name, start byte
   std::vector<std::pair<std::string_view, std::string_view>> class_calls;  // (function called by name, class)
   walk(
       root, source,
@@ -192,6 +217,9 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
                 builds_no_weights(n, source)) {
               ff.weightless_classes.emplace(n.field(Field::name).text());
             }
+            // A class of some base defined elsewhere (a library's extractor or policy class) that has
+            // forward() and builds torch layers in __init__ is a module, whatever its base is called.
+            if (!bases.empty() && defines_forward_with_layers(n)) structural_modules.emplace(n.field(Field::name).text());
             classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
             open_classes.emplace_back(n.field(Field::name).text(), n.start_byte());
             break;
@@ -314,7 +342,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
         auto dot = q.rfind('.');
         bool project_module = project != nullptr && !starts_with_package(q, "torch") &&
                               project->is_module_class(dot == std::string::npos ? q : q.substr(dot + 1));
-        if (is_module_base(q) || ff.module_classes.count(b) || project_module) {
+        if (is_module_base(q) || ff.module_classes.count(b) || project_module || structural_modules.count(name) > 0) {
           ff.module_classes.insert(name);
           grew = true;
           break;

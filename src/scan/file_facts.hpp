@@ -29,7 +29,9 @@ struct DeviceParameter {
 
 struct FileFacts {
   ImportTable imports;
-  std::unordered_set<std::string> module_classes;  // names of nn.Module subclasses defined here
+  // Names of nn.Module subclasses defined here, and of classes of other bases with forward() whose
+  // __init__ assigns torch layers to self (a library's extractor or policy class).
+  std::unordered_set<std::string> module_classes;
   // Classes deriving straight from nn.Module whose __init__ builds no layer, parameter or buffer (an
   // RPC stub that forwards its input elsewhere): they have no device of their own.
   std::unordered_set<std::string> weightless_classes;

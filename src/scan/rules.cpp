@@ -163,7 +163,9 @@ constexpr ScanRule k_rules[] = {
       "A layer with weights is built inside forward(): it is new, untrained and on the CPU at every call",
       "A torch.nn layer with parameters (Linear, Conv*, *Norm, Embedding, RNNs, attention) constructed in the forward() "
       "of an nn.Module subclass, not assigned to self; and, as a warning, nn.Dropout* built and called at once there (a "
-      "module made at each call is always in training mode: model.eval() does not turn it off)",
+      "module made at each call is always in training mode: model.eval() does not turn it off); an nn.Sequential, "
+      "ModuleList or ModuleDict of such layers is reported once, at the container. A class of any base that has "
+      "forward() and assigns torch layers to self in __init__ counts as a module (a library's extractor class)",
       "Build it once in __init__ (self.conv = nn.Conv2d(...); a list of them in nn.ModuleList) and call it in "
       "forward(); for a stateless op use torch.nn.functional"}},
     {RuleId::module_not_registered,
