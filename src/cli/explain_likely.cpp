@@ -50,6 +50,8 @@ const RE2& symptom() {
       R"(|(?:no|zero|0) (?:gpus?|cuda devices?|cuda gpus?) (?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
+      R"(|(?:uses?|using|runs? on) (?:the )?cpu instead)"
+      R"(|(?:not|n't) (?:invok(?:e|es|ing)|call(?:s|ing)?|touch(?:es|ing)?) (?:the |my )?gpu)"
       R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
       R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"

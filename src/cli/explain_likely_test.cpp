@@ -26,6 +26,7 @@ std::string likely_id(std::string_view text) {
 TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("torch.cuda.is_available() returns False on my laptop"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("Не используется gpu"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("Whisper does not invoke the GPU; it uses the CPU instead"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("PyTorch 训练时检测不到GPU"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("pytorchでGPUが使われない"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("파이토치에서 GPU를 사용하지 않습니다"), "torch.cpu_only_build");
