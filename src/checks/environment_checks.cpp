@@ -627,7 +627,8 @@ const Check k_checks[] = {
       "Set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all); in compose, capabilities: [gpu, compute, utility]."},
      check_no_compute_capability},
     {{"wsl.no_gpu_support", Layer::environment, Severity::error, "WSL without GPU paravirtualisation",
-      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1), or the Windows build is older than 19044",
+      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1), or the Windows build is older than 19044; in "
+      "pasted text, also nvidia-container-cli's \"dxcore initialization failed\" in a post about WSL",
       "Use WSL 2 on Windows 10 21H2+/11 with a current NVIDIA Windows driver; run `wsl --update` and restart WSL."},
      check_wsl_no_gpu},
     {{"wsl.linux_driver_installed", Layer::environment, Severity::error, "Linux NVIDIA driver installed inside WSL",

@@ -345,9 +345,23 @@ std::optional<std::pair<std::size_t, std::string_view>> linux_driver_in_wsl(std:
 
 }  // namespace
 
-std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
+// The text is about WSL: its own words or facts, not nvidia-container-cli's dxcore debug lines,
+// which name WSL ("... Windows Subsystem for Linux (WSL)", "non-WSL environment") on every machine.
+namespace {
+bool wsl_named(std::string_view head, const facts::Facts& described) {
+  if (described.environment.wsl.is_wsl) return true;
   static const RE2 k_wsl(R"((?i)\bwsl)");
-  if (described.environment.wsl.is_wsl || RE2::PartialMatch(head, k_wsl)) {
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() <= 4096 && RE2::PartialMatch(line, k_wsl) && line.find("dxcore") == std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
+  if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {
       facts::Finding f;
       f.id = "wsl.linux_driver_installed";
@@ -362,6 +376,23 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
               "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
               "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
               "wsl --shutdown";
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+    // nvidia-container-cli could not load WSL's libdxcore.so inside a WSL distribution: Windows
+    // gives this distribution no GPU (WSL 1, or a Windows build or driver without GPU support).
+    static const RE2 k_dxcore_failed(R"(dxcore initialization failed)");
+    if (auto shown = first_line_matching(head, k_dxcore_failed)) {
+      facts::Finding f;
+      f.id = "wsl.no_gpu_support";
+      f.layer = facts::Layer::environment;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: this WSL distribution has no GPU. nvidia-container-cli could not load WSL's "
+                  "libdxcore.so, which Windows provides (in /usr/lib/wsl/lib) only to WSL 2 distributions on a Windows "
+                  "build and NVIDIA driver with GPU support (Windows 10 21H2 / build 19044 or later, or Windows 11).";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: the text is about WSL, where dxcore is how the GPU is reached"};
+      f.fix = std::string(catalogue_fix(f.id));
       f.docs = facts::docs_anchor(f.id);
       return f;
     }

@@ -74,6 +74,17 @@ TEST(ExplainLikely, AContainerThatShowsNoGpuInsideWasStartedWithoutIt) {
             "container.no_gpu");
 }
 
+TEST(ExplainLikely, DxcoreFailingInsideWslMeansWindowsGivesItNoGpu) {
+  const std::string_view debug =
+      "I0828 18:43:18.664828 4993 nvc.c:389] attempting to load dxcore to see if we are running under Windows "
+      "Subsystem for Linux (WSL)\n"
+      "I0828 18:43:18.664969 4993 nvc.c:391] dxcore initialization failed, continuing assuming a non-WSL environment\n";
+  EXPECT_EQ(situation_id(std::string("Ubuntu 20.04 under WSL2: nvidia-container-cli info fails\n") + std::string(debug)),
+            "wsl.no_gpu_support");
+  // nvidia-container-cli says so on every Linux machine: its own mention of WSL makes no post about WSL.
+  EXPECT_EQ(situation_id(std::string("Ubuntu 22.04 server, docker --gpus all fails\n") + std::string(debug)), "");
+}
+
 TEST(ExplainLikely, AnArchitectureErrorOnAGpuFewWheelsCarryNamesTheBuild) {
   const std::string_view error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
   EXPECT_TRUE(situation_explains("log.no_kernel_image"));
