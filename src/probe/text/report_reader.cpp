@@ -54,6 +54,10 @@ struct Patterns {
   // Prose: "The nvidia driver is 410.48", "my driver version was 535". The verb is required: "needs
   // driver 418.39" names the driver a build wants, not the one installed.
   RE2 driver_prose{R"((?i)\bdriver(?:\s+version)?\s+(?:is|was)\s+(?:v(?:ersion)?\s*)?(\d{3}(?:\.\d{2,3}){0,2})(?:\b|$))"};
+  // Prose that says the driver is the one at hand: "I have CUDA 12.9 and driver 570.133.20", "using
+  // nvidia driver 535.104.05". A dotted version only: a bare "535" beside "have" may be anything.
+  RE2 driver_possessed{
+      R"((?i)\b(?:i have|i've|has|have got|using|running|installed|my)\b[^\n]{0,40}?\bdriver\s+(?:v(?:ersion)?\s*)?(\d{3}\.\d{2,3}(?:\.\d{2,3})?)\b)"};
   // torch's own warning: "The NVIDIA driver on your system is too old (found version 10010)".
   RE2 found_version{R"(driver on your system is too old \(found version (\d{4,6})\))"};
   RE2 cuda_version{R"(CUDA Version\s*:\s*(\d+)\.(\d+))"};
@@ -470,6 +474,14 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "driver version " + a);
   }
   if (!m_driver_version && contains("river") && RE2::PartialMatch(in, p.driver_prose, &a)) {
+    if (auto major = util::parse_int(a.substr(0, 3)); major && *major >= 180) {
+      m_driver_version = a;
+      note(number, "driver version " + a + " (in the prose)");
+    }
+  }
+  static const RE2 k_requirement(R"((?i)\bneed|\brequir|or (?:newer|later|higher|above)|at least|minimum)");
+  if (!m_driver_version && contains("river") && RE2::PartialMatch(in, p.driver_possessed, &a) &&
+      !RE2::PartialMatch(in, k_requirement)) {
     if (auto major = util::parse_int(a.substr(0, 3)); major && *major >= 180) {
       m_driver_version = a;
       note(number, "driver version " + a + " (in the prose)");

@@ -246,6 +246,12 @@ TEST(ReportReader, DriverVersionInProse) {
   EXPECT_EQ(driver("my GPU driver version was 535.104.05 before the upgrade\n"), "535.104.05");
   EXPECT_EQ(driver("CUDA 10.1 needs driver 418.39 or newer\n"), "(unknown)");
   EXPECT_EQ(driver("the driver is 12.2\n"), "(unknown)");
+  // Said as what the reporter has: a dotted version only.
+  EXPECT_EQ(driver("I have CUDA 12.9.41 and CUDA driver 570.133.20; which must I upgrade?\n"), "570.133.20");
+  EXPECT_EQ(driver("running nvidia driver 535.104.05 on Ubuntu\n"), "535.104.05");
+  EXPECT_EQ(driver("I have 3 GPUs and driver 535 installed\n"), "(unknown)");
+  // A requirement on the same line is no installed driver.
+  EXPECT_EQ(driver("I have read that CUDA 12.4 needs driver 550.54 or newer\n"), "(unknown)");
 }
 
 // `python -c` printing torch's answers, and the lines it printed after it.
