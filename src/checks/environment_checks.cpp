@@ -588,7 +588,8 @@ const Check k_checks[] = {
       "Nothing to fix in software: use a machine with a GPU."},
      check_no_gpu},
     {{"hw.no_compute_gpu", Layer::environment, Severity::info, "Only an Intel GPU, which CUDA and ROCm cannot use",
-      "Intel display controllers only, no NVIDIA/AMD GPU or accelerator",
+      "Intel display controllers only, no NVIDIA/AMD GPU or accelerator; explain: a post that names only an Intel GPU "
+      "(Iris, UHD, Xe) and says the GPU was not found or used",
       "Use PyTorch's XPU build (intel-extension-for-pytorch / torch xpu wheels) or OpenVINO, or a machine with an "
       "NVIDIA or AMD GPU."},
      check_no_compute_gpu},

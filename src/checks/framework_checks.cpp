@@ -27,7 +27,9 @@ const Check k_checks[] = {
       "torch/version.py sets hip, and the only GPUs are NVIDIA's", "Install the CUDA build of torch."},
      torch_rocm_build_on_nvidia},
     {{"torch.cuda_build_on_amd", k_fw, Severity::error, "A CUDA build of torch on an AMD machine",
-      "torch/version.py sets cuda, and the only GPUs are AMD's", "Install the ROCm build of torch."},
+      "torch/version.py sets cuda, and the only GPUs are AMD's; explain: a post that names only an AMD GPU (Radeon, "
+      "RX 6700, Instinct) and says the GPU was not found or used",
+      "Install the ROCm build of torch."},
      torch_cuda_build_on_amd},
     {{"torch.cuda_too_new_for_driver", k_fw, Severity::error, "torch was built for a CUDA newer than the driver supports",
       "torch.version.cuda is above the driver's CUDA version (cuDriverGetVersion / NVML); from CUDA 11 on, a warning within one "

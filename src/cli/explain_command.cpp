@@ -185,6 +185,12 @@ int run_explain(const ExplainOptions& o) {
                                        [](const facts::Finding& f) { return f.severity == facts::Severity::info; });
   if (only_advice) {
     likely = likely_cause(head, reader.facts());
+  } else if (report.findings.front().id == "log.docker_no_gpu_runtime") {
+    // No NVIDIA runtime in Docker, or no NVIDIA GPU to give it at all.
+    if (auto vendor = vendor_cause(head, reader.facts())) {
+      report.findings.front().explained_by.push_back(vendor->id);
+      report.findings.insert(report.findings.begin(), std::move(*vendor));
+    }
   } else if (situation_explains(report.findings.front().id)) {
     // The message is the symptom; the situation the text describes is its cause.
     if (auto situation = situation_cause(head, reader.facts())) {

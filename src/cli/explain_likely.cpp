@@ -360,7 +360,58 @@ bool wsl_named(std::string_view head, const facts::Facts& described) {
 }
 }  // namespace
 
+std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described) {
+  // The text shows an NVIDIA GPU (nvidia-smi, a driver, a card's name): the vendor is not in question.
+  if (described.driver.nvml.driver_version.known() || !described.driver.nvml.devices.empty() ||
+      gpu_named(head, false)) {
+    return std::nullopt;
+  }
+  static const RE2 k_nvidia_card(R"((?i)\b(?:geforce|quadro|tesla|titan|rtx|gtx|jetson)\b|\bnvidia\s+[a-z]?\d{2,4}\b)");
+  if (RE2::PartialMatch(head, k_nvidia_card)) return std::nullopt;
+  // What the machine's graphics is, as posts name it: "Intel(R) UHD Graphics 620", "Mesa Intel Xe
+  // Graphics", "Radeon RX 6700 XT", "AMD Instinct MI250".
+  static const RE2 k_intel(
+      R"((?i)intel\W{0,4}(?:\w+\W{0,3}){0,2}(?:iris|uhd graphics|hd graphics|xe graphics|arc a\d{3})|\bonly (?:an? )?intel (?:graphics|gpu|integrated))");
+  static const RE2 k_amd(R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b)");
+  // What says the GPU was not used or not found.
+  static const RE2 k_no_gpu(
+      R"((?i)no cuda-capable device|found no nvidia driver|no nvidia (?:gpu|graphics card)|could not select device driver|invalid cuda .?device)");
+  auto shown_symptom = first_line_matching(head, symptom());
+  if (!shown_symptom) shown_symptom = first_line_matching(head, k_no_gpu);
+  if (!shown_symptom) return std::nullopt;
+  const auto amd = first_line_matching(head, k_amd);
+  const auto intel = amd ? std::nullopt : first_line_matching(head, k_intel);
+  if (!amd && !intel) return std::nullopt;
+  facts::Finding f;
+  f.layer = amd ? facts::Layer::framework : facts::Layer::environment;
+  f.severity = facts::Severity::warning;
+  const auto& named = amd ? *amd : *intel;
+  f.evidence = {fmt::format("line {}: {}", named.first, util::sanitize_utf8(std::string(named.second.substr(0, 160)))),
+                fmt::format("line {}: {}", shown_symptom->first,
+                            util::sanitize_utf8(std::string(shown_symptom->second.substr(0, 160)))),
+                "rests on: the text names this GPU and no NVIDIA GPU, driver or nvidia-smi output"};
+  if (amd) {
+    f.id = "torch.cuda_build_on_amd";
+    f.message = "Likely cause: the GPU is AMD's, and CUDA runs on NVIDIA GPUs only. A CUDA (or CPU) build of the "
+                "framework cannot use it: it needs a ROCm build (Linux), and the code must not ask for an NVIDIA "
+                "device.";
+    f.fix = "Confirm: lspci | grep -i -e vga -e 3d shows no NVIDIA device. Fix: on Linux install the ROCm build "
+            "(pip install torch --index-url https://download.pytorch.org/whl/rocm6.4; torch.cuda then drives the AMD "
+            "GPU through HIP) on a GPU ROCm supports; on Windows use torch-directml, or run on a machine with an "
+            "NVIDIA GPU";
+  } else {
+    f.id = "hw.no_compute_gpu";
+    f.message = "Likely cause: the machine's GPU is Intel's, and CUDA needs an NVIDIA GPU: there is no NVIDIA "
+                "driver to find and no CUDA device to use.";
+    f.fix = "Confirm: lspci | grep -i -e vga -e 3d shows no NVIDIA device. Fix: run on a machine (or a cloud or "
+            "Colab runtime) with an NVIDIA GPU, or use the Intel GPU through PyTorch's XPU build or OpenVINO";
+  }
+  f.docs = facts::docs_anchor(f.id);
+  return f;
+}
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
+  if (auto vendor = vendor_cause(head, described)) return vendor;
   if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {
       facts::Finding f;

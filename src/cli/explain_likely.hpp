@@ -4,7 +4,8 @@
 // who triages these posts would say it: an info finding marked as a guess, with what it rests on
 // (the symptom alone, never a message or a version) and the one command that confirms or rules it
 // out. Inside a container, that cause is a container started without the GPU. Narrower readings
-// come first, as warnings: a Linux driver installed inside WSL, an architecture error on a GPU few
+// come first, as warnings: a machine whose only GPU is Intel's or AMD's, a Linux driver installed
+// inside WSL, dxcore failing inside WSL, an architecture error on a GPU few
 // wheels carry, a container that lost its GPU after a while, and a container that shows no GPU
 // inside (no nvidia-smi, no device). Never said when a message, a
 // dump or a check named a cause, nor when the text shows the likely cause cannot be it (a PyTorch
@@ -37,5 +38,10 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
 // failing to reach the driver, ...).
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described);
 bool situation_explains(std::string_view id);
+
+// The only GPU the text names is not NVIDIA's (an Intel or AMD GPU) and it says the GPU was not
+// used or found: the vendor is the cause (hw.no_compute_gpu, torch.cuda_build_on_amd). situation_cause
+// says it first; explain also puts it before Docker's "could not select device driver".
+std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described);
 
 }  // namespace gpudoctor::cli

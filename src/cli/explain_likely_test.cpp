@@ -85,6 +85,22 @@ TEST(ExplainLikely, DxcoreFailingInsideWslMeansWindowsGivesItNoGpu) {
   EXPECT_EQ(situation_id(std::string("Ubuntu 22.04 server, docker --gpus all fails\n") + std::string(debug)), "");
 }
 
+TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
+  EXPECT_EQ(situation_id("no CUDA-capable device is detected\nGraphics: Intel(R) Iris Plus Graphics 650"),
+            "hw.no_compute_gpu");
+  EXPECT_EQ(situation_id("docker: could not select device driver \"\" with capabilities: [[gpu]]\n"
+                         "Graphics Mesa Intel(R) Xe Graphics (TGL GT2)"),
+            "hw.no_compute_gpu");
+  EXPECT_EQ(situation_id("My Radeon RX 6700 XT: torch.cuda.is_available(): False"), "torch.cuda_build_on_amd");
+  // A laptop with both: the NVIDIA GPU is the one in question.
+  EXPECT_EQ(situation_id("Intel UHD Graphics 620 and a GeForce MX150; torch.cuda.is_available() returns False"), "");
+  EXPECT_EQ(situation_id("Radeon integrated graphics, and nvidia-smi shows Driver Version: 535.104.05\n"
+                         "torch.cuda.is_available() returns False"),
+            "");
+  // Naming the GPU with no symptom is no diagnosis.
+  EXPECT_EQ(situation_id("How fast is training on a Radeon RX 7900 XTX?"), "");
+}
+
 TEST(ExplainLikely, AnArchitectureErrorOnAGpuFewWheelsCarryNamesTheBuild) {
   const std::string_view error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
   EXPECT_TRUE(situation_explains("log.no_kernel_image"));
