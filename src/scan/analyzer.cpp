@@ -419,6 +419,7 @@ void Analyzer::enter_function(Node n) {
 void Analyzer::enter_if(Node n) {
   Node cond = n.field(Field::condition);
   if (contains_modulo(cond, m_src.text)) ++m_periodic_ifs;
+  check_one_branch_moved(n);
   // The statement form of the fallback: if torch.cuda.is_available(): device = "cuda" else: device = "cpu"
   if (!is_fallback_conditional(cond)) return;
   Node alt = n.field(Field::alternative);

@@ -141,6 +141,10 @@ class Analyzer {
   void bind_batch(Node name, int loop);  // its __init__ calls add_module() or setattr(self, ...)  // an identifier of a parameter or a value computed from one
   bool mentions_input_shape(Node expr);  // x.shape / x.size() / x.numel() of such a value, or a size computed from one
 
+  // `if a: x = Net(); x.to(dev) else: x = Net.from_pretrained(p)`: moved in one branch only, and
+  // never after (analyzer_structure.cpp).
+  void check_one_branch_moved(Node if_statement);
+
   // analyzer_infer.cpp
   Symbol infer(Node expr, int depth = 0);
   Symbol infer_call(Node call, int depth);

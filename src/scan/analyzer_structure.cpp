@@ -2,8 +2,11 @@
 // where tensors made inside functions live: the device bugs that projects' issue threads report
 // most (tests/scan/real_bugs/). Each is read at its statement in program order, like the others.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <cctype>
+#include <map>
+#include <set>
 
 #include <scan/analyzer_impl.hpp>
 #include <util/text.hpp>
@@ -1066,6 +1069,77 @@ void Analyzer::check_mixed_call(Node call, std::string_view q) {
                    batch_arg.text(), loop.source, snippet(call.field(Field::function), 30), where(loop.moved_row)),
        {fmt::format("`{}` bound by the loop at {}", batch_arg.text(), where(loop.row))},
        fmt::format("{} = {}.to(device, non_blocking=True)", batch_arg.text(), batch_arg.text()));
+}
+
+void Analyzer::check_one_branch_moved(Node if_statement) {
+  if (m_function_nodes.empty()) return;
+  Node alt = if_statement.field(Field::alternative);
+  if (!alt.is(NodeKind::else_clause)) return;  // if/else only: an elif chain has more ways in
+  // A branch taken by device, precision or process choice leaves the other on the CPU on purpose.
+  static const RE2 k_choice(
+      R"((?i)cpu|cuda|gpu|device|accel|avail|mps|xla|tpu|rank|dist|local|half|fp16|bf16|amp|quant|int8|4bit|8bit|offload|meta)");
+  if (RE2::PartialMatch(if_statement.field(Field::condition).text(), k_choice) || under_version_guard(if_statement)) return;
+  struct Branch {
+    std::map<std::string, Node, std::less<>> assigned;  // name -> the value of its (last) plain assignment
+    std::set<std::string, std::less<>> moved;           // names moved to a device in the branch
+  };
+  auto read = [&](Node block) {
+    Branch b;
+    for (std::uint32_t i = 0; block.valid() && i < block.named_count(); ++i) {
+      Node st = block.named(i);
+      Node e = st.is(NodeKind::expression_statement) && st.named_count() == 1 ? st.named(0) : Node();
+      Node call = e.is(NodeKind::assignment) ? e.field(Field::right) : e;
+      // `x.to(dev)`, `x = x.cuda()`, `x = Net().to(dev)`.
+      std::string_view moved_name;
+      if (call.is(NodeKind::call) && call.field(Field::function).is(NodeKind::attribute)) {
+        Node fn = call.field(Field::function);
+        auto method = fn.field(Field::attribute).text();
+        if ((method == "to" || method == "cuda") && moves_to_accelerator(call, method)) {
+          moved_name = e.is(NodeKind::assignment) ? e.field(Field::left).text() : fn.field(Field::object).text();
+        }
+      }
+      if (!moved_name.empty()) b.moved.insert(std::string(moved_name));
+      if (e.is(NodeKind::assignment) && e.field(Field::left).is(NodeKind::identifier)) {
+        b.assigned[std::string(e.field(Field::left).text())] = e.field(Field::right);
+      }
+    }
+    return b;
+  };
+  Branch yes = read(if_statement.field(Field::consequence));
+  Branch no = read(alt.field(Field::body));
+  auto fn_text = std::string_view(m_src.text);
+  Node fn = m_function_nodes.back();
+  auto after = fn_text.substr(if_statement.end_byte(), fn.end_byte() > if_statement.end_byte() ? fn.end_byte() - if_statement.end_byte() : 0);
+  for (const auto& [name, value] : yes.assigned) {
+    auto other = no.assigned.find(name);
+    if (other == no.assigned.end()) continue;
+    const bool moved_yes = yes.moved.count(name) > 0;
+    const bool moved_no = no.moved.count(name) > 0;
+    if (moved_yes == moved_no) continue;
+    Node left_on_host = moved_yes ? other->second : value;
+    // A model made by a call that says nothing of a device: a class (`Net(...)`) or a loader of
+    // pretrained weights. torch.load restores tensors where they were saved; a device, device_map or
+    // map_location argument places the model.
+    if (!left_on_host.is(NodeKind::call)) continue;
+    Node callee = left_on_host.field(Field::function);
+    auto last = callee.is(NodeKind::attribute) ? callee.field(Field::attribute).text() : callee.text();
+    const bool loader = last == "from_pretrained" || last == "load_from_checkpoint" || last == "from_config";
+    const bool cls = !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) != 0 && callee.is(NodeKind::identifier);
+    if (!loader && !cls) continue;
+    static const RE2 k_placed(R"(\b(?:device\w*|map_location)\s*=)");
+    if (RE2::PartialMatch(left_on_host.text(), k_placed)) continue;
+    // Moved (or handed on) after the branches: the branch's own move is redundant, not the bug.
+    auto uses = after.find(name);
+    if (uses == std::string_view::npos) continue;
+    bool moved_after = false;
+    for (const char* how : {".to(", ".cuda(", ".to_empty("}) moved_after = moved_after || after.find(name + how) != std::string_view::npos;
+    if (moved_after) continue;
+    emit_at(RuleId::model_not_moved, left_on_host.row(), left_on_host.column(),
+            fmt::format("`{}` is moved to the device when the other branch of this if builds it, but not when it comes "
+                        "from `{}` here, and nothing moves it after the branches: this way it stays on the CPU",
+                        name, snippet(callee, 40)),
+            {snippet(left_on_host.parent(), 80)}, fmt::format("move `{}` after the if/else, once for both branches", name));
+  }
 }
 
 }  // namespace gpudoctor::scan

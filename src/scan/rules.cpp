@@ -155,7 +155,10 @@ constexpr ScanRule k_rules[] = {
       "x.type(it) count as device tensors; an object of a class the file cannot see becomes a module when "
       "load_state_dict() is called on it. Also: a model handed to a function of the file together with a device "
       "tensor that the function feeds it (`step(model, opt, x, y)` with x moved and `model(x)` there), and a module "
-      "trained together with a moved one (both give .parameters() in one function) but never moved itself",
+      "trained together with a moved one (both give .parameters() in one function) but never moved itself; and a "
+      "model assigned in both branches of an if/else (not a device, precision or process choice) whose one branch "
+      "moves it while the other builds or loads it (a class, from_pretrained, load_from_checkpoint) with no device "
+      "and nothing moves it after the branches",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
