@@ -91,7 +91,7 @@ for target in $TARGETS; do
     printf 'a =0["\322\213"]\n' > "$OUT/scan-corpus/toml-after-error"
     printf 'a = [}\n' > "$OUT/scan-corpus/toml-value-expected"
     # shellcheck disable=SC2046
-    link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus" -- tests/fuzz/scan_fuzzer.cpp \
+    link scan_fuzzer "$BUILD/libtree_sitter_python.a -ltree-sitter -ltomlplusplus -lre2" -- tests/fuzz/scan_fuzzer.cpp \
       $(ls src/scan/*.cpp) src/facts/finding.cpp src/sys/error.cpp src/util/text.cpp src/util/path.cpp
     fuzz scan_fuzzer "$OUT/scan-corpus" ;;
   nvml)
