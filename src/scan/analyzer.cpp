@@ -379,6 +379,7 @@ bool Analyzer::in_forward() const {
 }
 
 void Analyzer::enter_function(Node n) {
+  check_container_mover(n);
   m_functions.push_back(n.start_byte());
   m_function_nodes.push_back(n);
   if (n.field(Field::name).text() == "__init__") {

@@ -144,6 +144,9 @@ class Analyzer {
   // `if a: x = Net(); x.to(dev) else: x = Net.from_pretrained(p)`: moved in one branch only, and
   // never after (analyzer_structure.cpp).
   void check_one_branch_moved(Node if_statement);
+  // A helper that moves tensors, tuples and dicts to a device and returns anything else as it is:
+  // a list of tensors passes through on the CPU (analyzer_structure.cpp).
+  void check_container_mover(Node function);
 
   // analyzer_infer.cpp
   Symbol infer(Node expr, int depth = 0);

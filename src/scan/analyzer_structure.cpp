@@ -1142,4 +1142,46 @@ void Analyzer::check_one_branch_moved(Node if_statement) {
   }
 }
 
+void Analyzer::check_container_mover(Node function) {
+  Node params(ts_node_child_by_field_name(function.raw(), "parameters", 10), m_src.text);
+  Node body = function.field(Field::body);
+  if (!params.valid() || !body.valid() || body.named_count() < 3) return;
+  // The value to move: the first parameter other than self.
+  std::string_view value;
+  for (std::uint32_t i = 0; i < params.named_count() && value.empty(); ++i) {
+    Node p = params.named(i);
+    Node id = p.is(NodeKind::identifier) ? p : p.field(Field::name);
+    if (id.is(NodeKind::identifier) && id.text() != "self" && id.text() != "cls") value = id.text();
+  }
+  if (value.empty()) return;
+  // It ends by returning that value unchanged.
+  std::uint32_t end = body.named_count();
+  while (end > 0 && body.named(end - 1).is(NodeKind::comment)) --end;
+  if (end < 3) return;
+  Node last = body.named(end - 1);
+  if (!last.is(NodeKind::return_statement) || last.named_count() != 1 || last.named(0).text() != value) return;
+  auto text = body.text();
+  auto name = function.field(Field::name).text();
+  const std::string v(value);
+  // It moves a tensor (`return obj.to(self.device)`), and recurses into tuples or dicts by calling itself.
+  const bool moves = text.find("return " + v + ".to(") != std::string_view::npos ||
+                     text.find("return " + v + ".cuda(") != std::string_view::npos;
+  const bool recurses = text.find(std::string(name) + "(") != std::string_view::npos;
+  const bool containers = text.find("isinstance(" + v + ", tuple)") != std::string_view::npos ||
+                          text.find("isinstance(" + v + ", dict)") != std::string_view::npos;
+  if (!moves || !recurses || !containers) return;
+  // Lists are handled (`isinstance(obj, (list, tuple))`, a Sequence, or anything iterable).
+  static const RE2 k_lists(R"(\blist\b|\bList\b|Sequence|Iterable|__iter__|\bcollections\b|\btree_map)");
+  if (RE2::PartialMatch(text, k_lists)) return;
+  auto& f = emit_at(RuleId::inputs_not_moved, last.row(), last.column(),
+                    fmt::format("{}() moves tensors, tuples and dicts to the device but returns a list as it is: a "
+                                "batch given as a list of tensors reaches the model on the CPU",
+                                name),
+                    {snippet(last, 60)},
+                    fmt::format("handle lists too: when isinstance({0}, (list, tuple)), rebuild it with each element moved, "
+                                "as the tuple branch does",
+                                value));
+  f.severity = facts::Severity::warning;
+}
+
 }  // namespace gpudoctor::scan

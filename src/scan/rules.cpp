@@ -29,7 +29,9 @@ constexpr ScanRule k_rules[] = {
       "that moves itself (self.to(self.device) in __init__) and run through one of its own methods or layers. Not "
       "for a module class of the file whose __init__ builds no layer, parameter or buffer (an RPC stub), nor "
       "reported where a comment in the loop says the line "
-      "fails on purpose (\"this will error\": lessons that show the error)",
+      "fails on purpose (\"this will error\": lessons that show the error). As a warning: a move-to-device helper "
+      "that moves a tensor, recurses into tuples or dicts and returns anything else unchanged, with no list, "
+      "Sequence or iterable case (a batch given as a list of tensors stays on the host)",
       "images = images.to(device, non_blocking=True) before the forward pass (and the labels before the loss)"}},
     {RuleId::to_result_discarded,
      {"code.to_result_discarded", Layer::code, Severity::error,
