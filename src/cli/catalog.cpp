@@ -43,8 +43,10 @@ std::string checks_markdown() {
       current = info.layer;
       first = false;
     }
+    std::string trigger(info.trigger);
+    if (auto also = explain_likely_also(info.id); !also.empty()) trigger += fmt::format("; {}", also);
     md += fmt::format("\n<a id=\"{}\"></a>\n### `{}` ({})\n\n{}.\n\n- **Triggered by:** {}\n- **Fix:** {}\n", info.id,
-                      info.id, facts::to_string(info.severity), info.summary, info.trigger, info.fix);
+                      info.id, facts::to_string(info.severity), info.summary, trigger, info.fix);
   }
   return md;
 }

@@ -306,6 +306,14 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
 
 std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
+std::string_view explain_likely_also(std::string_view id) {
+  if (id == "log.libcuda_not_found") {
+    return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
+           "libcudnn_cnn_infer.so.8\", bitsandbytes' \"did not contain libcudart.so\"), as a likely cause";
+  }
+  return {};
+}
+
 namespace {
 
 // The text is about a container: Docker, Podman, Kubernetes, Singularity or Apptainer.
@@ -444,6 +452,26 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
                     "rests on: the text is about WSL, where dxcore is how the GPU is reached"};
       f.fix = std::string(catalogue_fix(f.id));
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+    // A CUDA library that dlopens the driver's libcuda.so fails to load inside WSL: cuDNN's
+    // sub-libraries and bitsandbytes' setup look for libcuda.so on the loader path, and WSL keeps it
+    // in /usr/lib/wsl/lib, which the default path lacks.
+    static const RE2 k_library_load(
+        R"re((?i)could not load library libcudnn\w*\.so|did not contain libcudart\.so|libcuda\.so[^\n]{0,40}not found|CUDA SETUP: Problem:[^\n]{0,80}libcuda)re");
+    if (auto shown = first_line_matching(head, k_library_load)) {
+      facts::Finding f;
+      f.id = "log.libcuda_not_found";
+      f.layer = facts::Layer::environment;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: inside WSL the driver's libcuda.so is in /usr/lib/wsl/lib, which is not on the "
+                  "loader path; cuDNN's sub-libraries and bitsandbytes look for libcuda.so there and fail to load.";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: a CUDA library that fails to load, in a post about WSL"};
+      f.fix = "Confirm: ls /usr/lib/wsl/lib/libcuda.so* exists and ldconfig -p | grep libcuda.so lacks it. Fix: export "
+              "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or add /usr/lib/wsl/lib to /etc/ld.so.conf.d and run "
+              "sudo ldconfig)";
       f.docs = facts::docs_anchor(f.id);
       return f;
     }

@@ -25,6 +25,9 @@ namespace gpudoctor::cli {
 
 // The ids this module may report that no check or signature defines (for docs/checks.md).
 std::span<const facts::FindingInfo> explain_likely_infos();
+// What else makes explain name id, a finding of another registry (a log signature), as a likely
+// cause; empty when nothing does. docs/checks.md appends it to that finding's trigger.
+std::string_view explain_likely_also(std::string_view id);
 
 // How much of the text's beginning explain keeps for this reading: a post's title and body; a long
 // log that matched nothing is not a post stating a symptom.

@@ -85,6 +85,18 @@ TEST(ExplainLikely, DxcoreFailingInsideWslMeansWindowsGivesItNoGpu) {
   EXPECT_EQ(situation_id(std::string("Ubuntu 22.04 server, docker --gpus all fails\n") + std::string(debug)), "");
 }
 
+TEST(ExplainLikely, ACudaLibraryFailingToLoadInsideWslIsTheLoaderPath) {
+  EXPECT_EQ(situation_id("Ubuntu 22.04 on WSL2, Windows 11\nCould not load library libcudnn_cnn_infer.so.8"),
+            "log.libcuda_not_found");
+  EXPECT_EQ(situation_id("Works on Windows, fails under WSL:\nUserWarning: /home/u/env did not contain libcudart.so as "
+                         "expected! Searching further paths..."),
+            "log.libcuda_not_found");
+  // The same failure on a Linux machine has other causes (a missing cuDNN, a CPU build).
+  EXPECT_EQ(situation_id("Ubuntu 22.04 server\nCould not load library libcudnn_cnn_infer.so.8"), "");
+  // WSL with no library failing to load is not this.
+  EXPECT_EQ(situation_id("WSL2: torch.cuda.is_available() returns False"), "");
+}
+
 TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
   EXPECT_EQ(situation_id("no CUDA-capable device is detected\nGraphics: Intel(R) Iris Plus Graphics 650"),
             "hw.no_compute_gpu");
