@@ -307,6 +307,9 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
 std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
 std::string_view explain_likely_also(std::string_view id) {
+  if (id == "driver.module_not_loaded") {
+    return "in pasted text, also a post that ties the NVIDIA driver's failure to a kernel upgrade, as a likely cause";
+  }
   if (id == "log.libcuda_not_found") {
     return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
            "libcudnn_cnn_infer.so.8\", bitsandbytes' \"did not contain libcudart.so\"), as a likely cause";
@@ -472,6 +475,30 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       f.fix = "Confirm: ls /usr/lib/wsl/lib/libcuda.so* exists and ldconfig -p | grep libcuda.so lacks it. Fix: export "
               "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or add /usr/lib/wsl/lib to /etc/ld.so.conf.d and run "
               "sudo ldconfig)";
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
+  // The NVIDIA driver stopped working after a kernel upgrade: the module was built for the old
+  // kernel (a runfile install without DKMS, or DKMS that did not rebuild it) and the new one has none.
+  static const RE2 k_kernel_upgrade(
+      R"re((?i)(?:after|since|every|each|with)\s+(?:an?\s+|the\s+|every\s+|each\s+|a recent\s+|the latest\s+|my\s+)?(?:linux[ -])?kernel\s+(?:upgrade|update)|kernel (?:was |got |has been )?(?:upgraded|updated)|upgraded? (?:the |my )?(?:linux )?kernel|内核(?:升级|更新))re");
+  static const RE2 k_nvidia_driver(R"((?i)nvidia|\bdriver\b|nvidia-smi|dkms)");
+  if (!wsl_named(head, described) && RE2::PartialMatch(head, k_nvidia_driver)) {
+    if (auto shown = first_line_matching(head, k_kernel_upgrade)) {
+      facts::Finding f;
+      f.id = "driver.module_not_loaded";
+      f.layer = facts::Layer::driver;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: the kernel was upgraded and the NVIDIA kernel module was not rebuilt for it. A "
+                  "module is built for one kernel; a runfile install without DKMS, or DKMS that failed or was "
+                  "confused by a stale tree, leaves the new kernel without one, and every CUDA program and "
+                  "nvidia-smi find no driver.";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: the text ties the failure to a kernel upgrade"};
+      f.fix = "Confirm: uname -r, then dkms status (or ls /lib/modules/$(uname -r)/updates/dkms) shows no nvidia module "
+              "for that kernel. Fix: install the headers (linux-headers-$(uname -r)) and run sudo dkms autoinstall (or "
+              "reinstall the driver package, or the runfile with --dkms), then sudo modprobe nvidia or reboot";
       f.docs = facts::docs_anchor(f.id);
       return f;
     }

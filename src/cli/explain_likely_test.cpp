@@ -97,6 +97,17 @@ TEST(ExplainLikely, ACudaLibraryFailingToLoadInsideWslIsTheLoaderPath) {
   EXPECT_EQ(situation_id("WSL2: torch.cuda.is_available() returns False"), "");
 }
 
+TEST(ExplainLikely, ADriverThatFailsAfterAKernelUpgradeLacksItsModule) {
+  EXPECT_EQ(situation_id("After every kernel upgrade I have to run sudo dkms install nvidia/390.48 by hand"),
+            "driver.module_not_loaded");
+  EXPECT_EQ(situation_id("nvidia-smi: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+                         "It worked until the kernel was upgraded to 6.8.0-45"),
+            "driver.module_not_loaded");
+  // A kernel upgrade with no NVIDIA driver in the text, or inside WSL (no module there), is not this.
+  EXPECT_EQ(situation_id("After a kernel update my wifi stopped working"), "");
+  EXPECT_EQ(situation_id("WSL2 after a kernel update: nvidia-smi not found"), "");
+}
+
 TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
   EXPECT_EQ(situation_id("no CUDA-capable device is detected\nGraphics: Intel(R) Iris Plus Graphics 650"),
             "hw.no_compute_gpu");
