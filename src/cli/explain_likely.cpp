@@ -310,6 +310,10 @@ std::string_view explain_likely_also(std::string_view id) {
   if (id == "driver.module_not_loaded") {
     return "in pasted text, also a post that ties the NVIDIA driver's failure to a kernel upgrade, as a likely cause";
   }
+  if (id == "gpu.memory_held_by_others") {
+    return "in pasted text, also a post saying GPU memory stays in use after the program was killed or stopped, as a "
+           "likely cause";
+  }
   if (id == "log.libcuda_not_found") {
     return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
            "libcudnn_cnn_infer.so.8\", bitsandbytes' \"did not contain libcudart.so\"), as a likely cause";
@@ -502,6 +506,30 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       f.docs = facts::docs_anchor(f.id);
       return f;
     }
+  }
+  // GPU memory that stays taken once the program is gone: a process that is not dead (a zombie, a
+  // DataLoader worker, a stale kernel) or a holder in another PID namespace keeps it.
+  static const std::string k_kept =
+      R"re((?:(?:gpu|cuda|video|vram)\s+)?memory[^\n]{0,60}?(?:(?:is |was )?not (?:being )?(?:released|freed|deallocated)|(?:is |was )?still (?:shown as |being |reported as )?(?:used|occupied|allocated|in use|taken|full)|remains? (?:used|occupied|allocated))|显存(?:没有|未|不)释放)re";
+  static const std::string k_gone =
+      R"re((?:\bkill(?:ed|ing)?\b|ctrl[-+ ]?c|\bterminat|\bstopp?(?:ed)?\b|\bexit(?:ed|s)?\b|\bfinish|\bzombie|\bcrash|no (?:running )?process|结束))re";
+  // Both on one line: "memory not released after sudo kill", "after I stop it the memory is still used".
+  static const RE2 k_memory_kept("(?i)(?:" + k_kept + ")[^\n]*" + k_gone + "|" + k_gone + "[^\n]*(?:" + k_kept + ")");
+  if (auto shown = first_line_matching(head, k_memory_kept)) {
+    facts::Finding f;
+    f.id = "gpu.memory_held_by_others";
+    f.layer = facts::Layer::driver;
+    f.severity = facts::Severity::warning;
+    f.message = "Likely cause: a process still holds the GPU memory. Memory is freed when the last process "
+                "using the context exits; a killed program's DataLoader workers or child processes, a zombie, a "
+                "stale Jupyter kernel, or a holder in another container keeps it allocated.";
+    f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                  "rests on: the text says GPU memory stays in use after the program stopped"};
+    f.fix = "Confirm: sudo fuser -v /dev/nvidia* (or nvidia-smi --query-compute-apps=pid,used_memory --format=csv) "
+            "lists the holders. Fix: kill them (pkill -f the script, including its worker processes), or restart "
+            "the container or kernel that holds them";
+    f.docs = facts::docs_anchor(f.id);
+    return f;
   }
   // "no kernel image is available" (or torch's "sm_120 is not compatible") in a post that names a GPU
   // whose architecture only some PyTorch wheels carry: the installed build is not one of them.

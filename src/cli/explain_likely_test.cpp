@@ -108,6 +108,15 @@ TEST(ExplainLikely, ADriverThatFailsAfterAKernelUpgradeLacksItsModule) {
   EXPECT_EQ(situation_id("WSL2 after a kernel update: nvidia-smi not found"), "");
 }
 
+TEST(ExplainLikely, MemoryThatStaysTakenAfterTheProgramStoppedIsHeldByAProcess) {
+  EXPECT_EQ(situation_id("gpu memory not released after run `sudo kill 4242`"), "gpu.memory_held_by_others");
+  EXPECT_EQ(situation_id("After I stop the training with Ctrl-C the GPU memory is still shown as used"),
+            "gpu.memory_held_by_others");
+  // The caching allocator keeping memory inside a running program is not another process.
+  EXPECT_EQ(situation_id("after del tensor the GPU memory is still allocated in my notebook"), "");
+  EXPECT_EQ(situation_id("The job was killed by the OOM killer"), "");
+}
+
 TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
   EXPECT_EQ(situation_id("no CUDA-capable device is detected\nGraphics: Intel(R) Iris Plus Graphics 650"),
             "hw.no_compute_gpu");
