@@ -311,8 +311,12 @@ std::string_view explain_likely_also(std::string_view id) {
     return "in pasted text, also a post that ties the NVIDIA driver's failure to a kernel upgrade, as a likely cause";
   }
   if (id == "gpu.memory_held_by_others") {
-    return "in pasted text, also a post saying GPU memory stays in use after the program was killed or stopped, as a "
-           "likely cause";
+    return "in pasted text, also a post saying GPU memory stays in use after the program was killed or stopped, or "
+           "while no process is listed, as a likely cause";
+  }
+  if (id == "tf.missing_gpu_libs") {
+    return "in pasted text, also a post about TensorFlow that says a CUDA library (libcudart, libcublas, libcudnn) "
+           "is not found, as a likely cause";
   }
   if (id == "log.libcuda_not_found") {
     return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
@@ -515,7 +519,16 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?:\bkill(?:ed|ing)?\b|ctrl[-+ ]?c|\bterminat|\bstopp?(?:ed)?\b|\bexit(?:ed|s)?\b|\bfinish|\bzombie|\bcrash|no (?:running )?process|结束))re";
   // Both on one line: "memory not released after sudo kill", "after I stop it the memory is still used".
   static const RE2 k_memory_kept("(?i)(?:" + k_kept + ")[^\n]*" + k_gone + "|" + k_gone + "[^\n]*(?:" + k_kept + ")");
-  if (auto shown = first_line_matching(head, k_memory_kept)) {
+  // Memory in use while nvidia-smi lists no process (its holder is in another PID namespace, or a
+  // zombie the driver still counts).
+  static const std::string k_used = R"re((?:memory|vram|\d\s*(?:gb|gib|mib|mb)\b|기가|显存))re";
+  static const std::string k_no_holder =
+      R"re((?:no (?:running )?process(?:es)? (?:is |are )?(?:listed|shown|found|running|visible)|no processes? (?:in|on) nvidia-smi|nothing (?:else )?(?:is )?running|프로세스가 (?:안 ?보|없)|没有(?:任何)?进程))re";
+  static const RE2 k_memory_no_holder("(?i)" + k_used + "[^\n]{0,80}" + k_no_holder + "|" + k_no_holder +
+                                      "[^\n]{0,80}" + k_used);
+  auto held = first_line_matching(head, k_memory_kept);
+  if (!held) held = first_line_matching(head, k_memory_no_holder);
+  if (auto shown = held) {
     facts::Finding f;
     f.id = "gpu.memory_held_by_others";
     f.layer = facts::Layer::driver;
@@ -524,12 +537,34 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
                 "using the context exits; a killed program's DataLoader workers or child processes, a zombie, a "
                 "stale Jupyter kernel, or a holder in another container keeps it allocated.";
     f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                  "rests on: the text says GPU memory stays in use after the program stopped"};
+                  "rests on: the text says GPU memory stays in use after the program stopped, or with no process "
+                  "to hold it"};
     f.fix = "Confirm: sudo fuser -v /dev/nvidia* (or nvidia-smi --query-compute-apps=pid,used_memory --format=csv) "
             "lists the holders. Fix: kill them (pkill -f the script, including its worker processes), or restart "
             "the container or kernel that holds them";
     f.docs = facts::docs_anchor(f.id);
     return f;
+  }
+  // TensorFlow that cannot find a CUDA library, said in prose ("libcudart.so.11.0 not found"): the
+  // CUDA and cuDNN it was built against are not installed where it looks.
+  static const RE2 k_cuda_library_missing(
+      R"re((?i)libcu(?:dart|blas|blaslt|dnn|fft|rand|solver|sparse)\w*\.so[\d.]*[^\n]{0,40}(?:not (?:be )?found|cannot be (?:found|loaded)|can'?t be (?:found|loaded)|could ?n[o']?t be (?:found|loaded)|is missing)|(?:cannot|can'?t|could ?n[o']?t|unable to|fails? to|failed to) (?:find|load|open|locate)[^\n]{0,30}libcu(?:dart|blas|dnn|fft|rand|solver|sparse)\w*\.so)re");
+  if (runtime_of(head) == Runtime::tensorflow && !wsl_named(head, described)) {
+    if (auto shown = first_line_matching(head, k_cuda_library_missing)) {
+      auto prior = prior_for(Runtime::tensorflow, described, head);
+      if (prior && prior->id == "tf.missing_gpu_libs") {
+        facts::Finding f;
+        f.id = std::string(prior->id);
+        f.layer = prior->layer;
+        f.severity = facts::Severity::warning;
+        f.message = fmt::format("Likely cause: {}.", prior->cause);
+        f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                      "rests on: TensorFlow and a CUDA library it cannot find"};
+        f.fix = std::move(prior->fix);
+        f.docs = facts::docs_anchor(f.id);
+        return f;
+      }
+    }
   }
   // "no kernel image is available" (or torch's "sm_120 is not compatible") in a post that names a GPU
   // whose architecture only some PyTorch wheels carry: the installed build is not one of them.

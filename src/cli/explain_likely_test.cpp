@@ -115,6 +115,17 @@ TEST(ExplainLikely, MemoryThatStaysTakenAfterTheProgramStoppedIsHeldByAProcess) 
   // The caching allocator keeping memory inside a running program is not another process.
   EXPECT_EQ(situation_id("after del tensor the GPU memory is still allocated in my notebook"), "");
   EXPECT_EQ(situation_id("The job was killed by the OOM killer"), "");
+  EXPECT_EQ(situation_id("About 6 GB of memory is taken although no process is listed in nvidia-smi"),
+            "gpu.memory_held_by_others");
+}
+
+TEST(ExplainLikely, TensorFlowThatCannotFindACudaLibraryLacksItsGpuLibraries) {
+  EXPECT_EQ(situation_id("Tensorflow GPU library Libcudart.so.11.0 not found\nTensorFlow 2.8 on Ubuntu"),
+            "tf.missing_gpu_libs");
+  // On Windows the answer is that TensorFlow has no GPU there at all (the checks and the prior say so).
+  EXPECT_EQ(situation_id("Tensorflow 2.16 on Windows 10: libcudart.so.12 not found"), "");
+  // The same words about PyTorch are no TensorFlow diagnosis.
+  EXPECT_EQ(situation_id("import torch: libcudart.so.12 not found"), "");
 }
 
 TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
