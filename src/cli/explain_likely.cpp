@@ -155,10 +155,29 @@ std::optional<checks::ProductCc> gpu_on_line(std::string_view line) {
 
 // A GPU the text names (in any line) whose compute capability is below what any current PyTorch
 // wheel carries.
+// A GPU's compute capability as the text states it: "compute capability 3.0", or the "GT 740M | 3.0"
+// of NVIDIA's CUDA GPUs table that people copy (a name sold on chips of two capabilities has no row
+// of its own in data/gpu_product_cc.tsv).
+std::optional<checks::ProductCc> cc_stated(std::string_view line) {
+  static const RE2 k_stated(
+      R"re((?i)((?:geforce|quadro|tesla|titan|nvs|gtx?|rtx)\b[^\n|]{0,30}?)\s*\|\s*([1-9])\.(\d)\b|compute capability(?: of| is|:)?\s*([1-9])\.(\d)\b)re");
+  std::string name, major, minor, major2, minor2;
+  if (!RE2::PartialMatch(line, k_stated, &name, &major, &minor, &major2, &minor2)) return std::nullopt;
+  if (major.empty()) {
+    major = major2;
+    minor = minor2;
+  }
+  checks::ProductCc p;
+  p.cc = {major[0] - '0', minor[0] - '0'};
+  p.match = name.empty() ? "GPU" : std::string(util::trim(name));
+  return p;
+}
+
 std::optional<checks::ProductCc> too_old_gpu_named(std::string_view head) {
   for (std::string_view line : util::lines(head)) {
     if (line.size() > 512) continue;
     auto p = gpu_on_line(line);
+    if (!p) p = cc_stated(line);
     if (p && p->cc < lowest_current_torch_cc()) return p;
   }
   return std::nullopt;
@@ -318,6 +337,15 @@ std::string_view explain_likely_also(std::string_view id) {
     return "in pasted text, also a post about TensorFlow that says a CUDA library (libcudart, libcublas, libcudnn) "
            "is not found, as a likely cause";
   }
+  if (id == "torch.arch_unsupported") {
+    return "in pasted text, also a post about PyTorch not using the GPU that names a GPU (or states a compute "
+           "capability, \"GT 740M | 3.0\") below every current wheel's, or an architecture error on a GPU that few "
+           "wheels carry, as a likely cause";
+  }
+  if (id == "hw.no_gpu") {
+    return "in pasted text, also a Colab or Kaggle notebook that finds no NVIDIA driver or GPU (a runtime without "
+           "an accelerator), as a likely cause";
+  }
   if (id == "log.libcuda_not_found") {
     return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
            "libcudnn_cnn_infer.so.8\", bitsandbytes' \"did not contain libcudart.so\"), as a likely cause";
@@ -431,6 +459,28 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
 
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   if (auto vendor = vendor_cause(head, described)) return vendor;
+  // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
+  // nvidia-smi. Its VM gets a GPU only when the runtime type (Colab) or accelerator (Kaggle) asks.
+  static const RE2 k_hosted(R"((?i)\bcolab\b|colaboratory|\bkaggle\b)");
+  static const RE2 k_no_gpu_there(
+      R"re((?i)found no nvidia driver|no cuda gpus are available|nvidia-smi\W{0,3}(?:[^\n]{0,20}?)(?:command not found|not found)|NVIDIA-SMI has failed|no CUDA-capable device is detected)re");
+  if (RE2::PartialMatch(head, k_hosted) && !driver_shown(described)) {
+    if (auto shown = first_line_matching(head, k_no_gpu_there)) {
+      facts::Finding f;
+      f.id = "hw.no_gpu";
+      f.layer = facts::Layer::environment;
+      f.severity = facts::Severity::warning;
+      f.message = "Likely cause: the hosted notebook runs on a runtime without a GPU. Colab and Kaggle attach a GPU "
+                  "(and its driver and nvidia-smi) only when the runtime type or accelerator asks for one; the "
+                  "default runtime, or one reset after a usage limit, has none.";
+      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
+                    "rests on: a hosted notebook (Colab or Kaggle) that finds no NVIDIA driver or GPU"};
+      f.fix = "Colab: Runtime > Change runtime type > a GPU accelerator, then run again (!nvidia-smi shows it); Kaggle: "
+              "Settings > Accelerator > GPU. When none is offered, the usage limit was reached";
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {
       facts::Finding f;

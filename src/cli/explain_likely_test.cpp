@@ -128,6 +128,14 @@ TEST(ExplainLikely, TensorFlowThatCannotFindACudaLibraryLacksItsGpuLibraries) {
   EXPECT_EQ(situation_id("import torch: libcudart.so.12 not found"), "");
 }
 
+TEST(ExplainLikely, AHostedNotebookWithNoDriverRunsWithoutAnAccelerator) {
+  EXPECT_EQ(situation_id("My Colab notebook stopped working:\nRuntimeError: Found no NVIDIA driver on your system."),
+            "hw.no_gpu");
+  EXPECT_EQ(situation_id("Kaggle notebook\n!nvidia-smi\n/bin/bash: nvidia-smi: command not found"), "hw.no_gpu");
+  // The same error on one's own machine is about its driver.
+  EXPECT_EQ(situation_id("Ubuntu 22.04 desktop\nRuntimeError: Found no NVIDIA driver on your system."), "");
+}
+
 TEST(ExplainLikely, AnIntelOrAmdGpuAloneIsTheCause) {
   EXPECT_EQ(situation_id("no CUDA-capable device is detected\nGraphics: Intel(R) Iris Plus Graphics 650"),
             "hw.no_compute_gpu");
@@ -181,6 +189,16 @@ TEST(ExplainLikely, NothingWithoutASymptomOrForRuntimesWithNoSingleCommonCause) 
   EXPECT_EQ(likely_id("training is slow, loss is nan"), "");
   EXPECT_EQ(likely_id("ollama does not use the GPU"), "");
   EXPECT_EQ(likely_id("vllm: no CUDA GPUs found"), "");
+}
+
+TEST(ExplainLikely, AComputeCapabilityTheTextStatesBelowEveryWheelNamesTheArchitecture) {
+  // GT 740M was sold with two capabilities (3.0 and 3.5); the post states which one.
+  EXPECT_EQ(likely_id("GPU is GeForce GT 740M | 3.0\nit does not pick up my old card, so I can only use the CPU"),
+            "torch.arch_unsupported");
+  EXPECT_EQ(likely_id("my card has compute capability 3.5 and torch.cuda.is_available() returns False"),
+            "torch.arch_unsupported");
+  // A capability every current wheel carries says nothing.
+  EXPECT_EQ(likely_id("compute capability 8.6, torch.cuda.is_available() returns False"), "torch.cpu_only_build");
 }
 
 TEST(ExplainLikely, ACudaBuildShownRulesOutTheCpuBuild) {
