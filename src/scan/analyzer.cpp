@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <scan/analyzer_impl.hpp>
 #include <scan/file_parts.hpp>
@@ -718,6 +719,21 @@ void Analyzer::on_expression_statement(Node n) {
     }
   }
   if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && obj.from_subscript) tensor_name = true;
+  // An object of a class of this file whose cpu()/cuda()/to() returns a copy (a container of tensors).
+  std::string copying_class;
+  if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && !m_ff.copying_movers.empty()) {
+    copying_class = constructed_class(object.text(), n);
+    if (!m_ff.copying_movers.contains(copying_class)) copying_class.clear();
+  }
+  if (!copying_class.empty()) {
+    emit(RuleId::to_result_discarded, call,
+         fmt::format("`{}` is a {}, whose {}() returns a moved copy: as a statement the result is thrown away and `{}` "
+                     "stays where it was",
+                     snippet(object, 30), copying_class, method, snippet(object, 30)),
+         {fmt::format("{}.{}() ends by returning a new object, not self", copying_class, method)},
+         fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
+    return;
+  }
   if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
   emit(RuleId::to_result_discarded, call,
@@ -727,6 +743,20 @@ void Analyzer::on_expression_statement(Node n) {
        {obj.row >= 0 ? fmt::format("`{}` holds a tensor (bound at {})", snippet(object, 30), where(obj.row))
                      : fmt::format("`{}` is named as a tensor", snippet(object, 30))},
        fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
+}
+
+std::string Analyzer::constructed_class(std::string_view name, Node before) const {
+  // The last `name = Cls(...)` in the enclosing function (or the module) before `before`.
+  Node scope = m_function_nodes.empty() ? Node() : m_function_nodes.back();
+  std::string_view text = scope.valid() ? scope.text() : m_src.text;
+  const std::size_t base = scope.valid() ? scope.start_byte() : 0;
+  if (before.start_byte() < base) return {};
+  text = text.substr(0, std::min<std::size_t>(text.size(), before.start_byte() - base));
+  const RE2 assignment("(?m)^\\s*" + RE2::QuoteMeta(std::string(name)) + "\\s*=\\s*([A-Za-z_][A-Za-z_0-9]*)\\(");
+  re2::StringPiece input(text.data(), text.size());
+  std::string cls, last;
+  while (RE2::FindAndConsume(&input, assignment, &cls)) last = cls;
+  return last;
 }
 
 void Analyzer::check_env_assignment(std::string_view var, Node value, Node at) {

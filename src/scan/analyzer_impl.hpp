@@ -147,6 +147,8 @@ class Analyzer {
   // A helper that moves tensors, tuples and dicts to a device and returns anything else as it is:
   // a list of tensors passes through on the CPU (analyzer_structure.cpp).
   void check_container_mover(Node function);
+  // The class of the last `name = Cls(...)` before `before` in the enclosing function; empty if none.
+  std::string constructed_class(std::string_view name, Node before) const;
 
   // analyzer_infer.cpp
   Symbol infer(Node expr, int depth = 0);

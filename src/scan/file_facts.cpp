@@ -177,6 +177,35 @@ static bool defines_forward_with_layers(Node cls) {
   return forward && layers;
 }
 
+// Whether a class defines cpu(), cuda() or to() that returns a new object (a copy, as a tensor's do)
+// rather than moving itself in place and returning self (as a module's do).
+static bool defines_copying_mover(Node cls) {
+  Node body = cls.field(Field::body);
+  for (std::uint32_t i = 0; body.valid() && i < body.named_count(); ++i) {
+    Node d = body.named(i);
+    if (!d.is(NodeKind::function_definition)) continue;
+    auto name = d.field(Field::name).text();
+    if (name != "cpu" && name != "cuda" && name != "to") continue;
+    Node fbody = d.field(Field::body);
+    if (!fbody.valid() || fbody.named_count() == 0) continue;
+    std::uint32_t end = fbody.named_count();
+    while (end > 0 && fbody.named(end - 1).is(NodeKind::comment)) --end;
+    if (end == 0) continue;
+    Node last = fbody.named(end - 1);
+    if (!last.is(NodeKind::return_statement) || last.named_count() != 1) continue;
+    Node value = last.named(0);
+    // `return self` (or `return super().to(...)`, a module's) moves in place.
+    if (value.text() == "self" || value.text().starts_with("super(")) continue;
+    if (d.text().find("self.") != std::string_view::npos && d.text().find(" = ") != std::string_view::npos &&
+        value.is(NodeKind::identifier)) {
+      continue;  // rebinds its own fields and returns something else: judge nothing
+    }
+    const std::string_view type = ts_node_type(value.raw());
+    if (value.is(NodeKind::call) || type == "dictionary_comprehension" || type == "list_comprehension") return true;
+  }
+  return false;
+}
+
 FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project) {
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
@@ -220,6 +249,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             // A class of some base defined elsewhere (a library's extractor or policy class) that has
             // forward() and builds torch layers in __init__ is a module, whatever its base is called.
             if (!bases.empty() && defines_forward_with_layers(n)) structural_modules.emplace(n.field(Field::name).text());
+            if (defines_copying_mover(n)) ff.copying_movers.emplace(n.field(Field::name).text());
             classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
             open_classes.emplace_back(n.field(Field::name).text(), n.start_byte());
             break;

@@ -35,6 +35,9 @@ struct FileFacts {
   // Classes deriving straight from nn.Module whose __init__ builds no layer, parameter or buffer (an
   // RPC stub that forwards its input elsewhere): they have no device of their own.
   std::unordered_set<std::string> weightless_classes;
+  // Classes of this file whose cpu(), cuda() or to() returns a new object instead of moving in place
+  // (a container of tensors): `obj.cpu()` alone throws the copy away, as with a tensor.
+  std::unordered_set<std::string> copying_movers;
   std::unordered_set<std::uint32_t> step_loops;    // start bytes of loops that directly call backward()
   std::vector<Node> step_loop_nodes;               // the same, in document order
   // What the step loops iterate, as written (`batches`, `train_loader`), through enumerate()/tqdm():

@@ -37,7 +37,8 @@ constexpr ScanRule k_rules[] = {
      {"code.to_result_discarded", Layer::code, Severity::error,
       "tensor.to(device) / tensor.cuda() used as a statement: tensors are not moved in place",
       "An expression statement `x.to(...)`, `x.cuda()` or `x.cpu()` whose object is a tensor (a factory result, a "
-      "model output, a batch from a loader, or a slice of data such as `self.states[i][-n:]`)",
+      "model output, a batch from a loader, or a slice of data such as `self.states[i][-n:]`), or an object of a class of "
+      "the file whose cpu(), cuda() or to() ends by returning a new object (a container of tensors), not self",
       "Assign the result: x = x.to(device). Modules are moved in place; tensors are not"}},
     {RuleId::hardcoded_cpu,
      {"code.hardcoded_cpu", Layer::code, Severity::warning,
