@@ -153,8 +153,6 @@ std::optional<checks::ProductCc> gpu_on_line(std::string_view line) {
   return checks::cc_from_product_name(words);
 }
 
-// A GPU the text names (in any line) whose compute capability is below what any current PyTorch
-// wheel carries.
 // A GPU's compute capability as the text states it: "compute capability 3.0", or the "GT 740M | 3.0"
 // of NVIDIA's CUDA GPUs table that people copy (a name sold on chips of two capabilities has no row
 // of its own in data/gpu_product_cc.tsv).
@@ -173,6 +171,8 @@ std::optional<checks::ProductCc> cc_stated(std::string_view line) {
   return p;
 }
 
+// A GPU the text names (in any line), or a compute capability it states, below what any current
+// PyTorch wheel carries.
 std::optional<checks::ProductCc> too_old_gpu_named(std::string_view head) {
   for (std::string_view line : util::lines(head)) {
     if (line.size() > 512) continue;

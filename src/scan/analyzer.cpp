@@ -752,7 +752,11 @@ std::string Analyzer::constructed_class(std::string_view name, Node before) cons
   const std::size_t base = scope.valid() ? scope.start_byte() : 0;
   if (before.start_byte() < base) return {};
   text = text.substr(0, std::min<std::size_t>(text.size(), before.start_byte() - base));
-  const RE2 assignment("(?m)^\\s*" + RE2::QuoteMeta(std::string(name)) + "\\s*=\\s*([A-Za-z_][A-Za-z_0-9]*)\\(");
+  RE2::Options options;
+  options.set_log_errors(false);  // a name that is no valid UTF-8 makes no pattern: nothing to say
+  const RE2 assignment("(?m)^\\s*" + RE2::QuoteMeta(std::string(name)) + "\\s*=\\s*([A-Za-z_][A-Za-z_0-9]*)\\(",
+                       options);
+  if (!assignment.ok()) return {};
   re2::StringPiece input(text.data(), text.size());
   std::string cls, last;
   while (RE2::FindAndConsume(&input, assignment, &cls)) last = cls;
