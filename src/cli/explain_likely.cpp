@@ -457,6 +457,22 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
   return f;
 }
 
+// A likely cause the text shows at one line: a warning, with that line and what it rests on.
+facts::Finding cause_at_line(std::string_view id, facts::Layer layer, std::string message,
+                             const std::pair<std::size_t, std::string_view>& shown, std::string_view rests_on,
+                             std::string fix) {
+  facts::Finding f;
+  f.id = std::string(id);
+  f.layer = layer;
+  f.severity = facts::Severity::warning;
+  f.message = std::move(message);
+  f.evidence = {fmt::format("line {}: {}", shown.first, util::sanitize_utf8(std::string(shown.second.substr(0, 160)))),
+                std::string(rests_on)};
+  f.fix = std::move(fix);
+  f.docs = facts::docs_anchor(f.id);
+  return f;
+}
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   if (auto vendor = vendor_cause(head, described)) return vendor;
   // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
@@ -466,55 +482,43 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)found no nvidia driver|no cuda gpus are available|nvidia-smi\W{0,3}(?:[^\n]{0,20}?)(?:command not found|not found)|NVIDIA-SMI has failed|no CUDA-capable device is detected)re");
   if (RE2::PartialMatch(head, k_hosted) && !driver_shown(described)) {
     if (auto shown = first_line_matching(head, k_no_gpu_there)) {
-      facts::Finding f;
-      f.id = "hw.no_gpu";
-      f.layer = facts::Layer::environment;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: the hosted notebook runs on a runtime without a GPU. Colab and Kaggle attach a GPU "
-                  "(and its driver and nvidia-smi) only when the runtime type or accelerator asks for one; the "
-                  "default runtime, or one reset after a usage limit, has none.";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: a hosted notebook (Colab or Kaggle) that finds no NVIDIA driver or GPU"};
-      f.fix = "Colab: Runtime > Change runtime type > a GPU accelerator, then run again (!nvidia-smi shows it); Kaggle: "
-              "Settings > Accelerator > GPU. When none is offered, the usage limit was reached";
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "hw.no_gpu", facts::Layer::environment,
+          "Likely cause: the hosted notebook runs on a runtime without a GPU. Colab and Kaggle attach a GPU "
+          "(and its driver and nvidia-smi) only when the runtime type or accelerator asks for one; the "
+          "default runtime, or one reset after a usage limit, has none.",
+          *shown,
+          "rests on: a hosted notebook (Colab or Kaggle) that finds no NVIDIA driver or GPU",
+          "Colab: Runtime > Change runtime type > a GPU accelerator, then run again (!nvidia-smi shows it); Kaggle: "
+          "Settings > Accelerator > GPU. When none is offered, the usage limit was reached");
     }
   }
   if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {
-      facts::Finding f;
-      f.id = "wsl.linux_driver_installed";
-      f.layer = facts::Layer::environment;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: a Linux NVIDIA driver was installed inside WSL. WSL reaches the GPU through the "
-                  "Windows driver (/usr/lib/wsl/lib); a Linux driver's libcuda and nvidia-smi shadow those and find no "
-                  "kernel module.";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: the text shows a Linux driver installed in a WSL distribution"};
-      f.fix = "Confirm: ls /usr/lib/x86_64-linux-gnu/libcuda.so* and dpkg -l | grep -i nvidia-driver inside WSL. Fix: "
-              "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
-              "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
-              "wsl --shutdown";
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "wsl.linux_driver_installed", facts::Layer::environment,
+          "Likely cause: a Linux NVIDIA driver was installed inside WSL. WSL reaches the GPU through the "
+          "Windows driver (/usr/lib/wsl/lib); a Linux driver's libcuda and nvidia-smi shadow those and find no "
+          "kernel module.",
+          *shown,
+          "rests on: the text shows a Linux driver installed in a WSL distribution",
+          "Confirm: ls /usr/lib/x86_64-linux-gnu/libcuda.so* and dpkg -l | grep -i nvidia-driver inside WSL. Fix: "
+          "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
+          "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
+          "wsl --shutdown");
     }
     // nvidia-container-cli could not load WSL's libdxcore.so inside a WSL distribution: Windows
     // gives this distribution no GPU (WSL 1, or a Windows build or driver without GPU support).
     static const RE2 k_dxcore_failed(R"(dxcore initialization failed)");
     if (auto shown = first_line_matching(head, k_dxcore_failed)) {
-      facts::Finding f;
-      f.id = "wsl.no_gpu_support";
-      f.layer = facts::Layer::environment;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: this WSL distribution has no GPU. nvidia-container-cli could not load WSL's "
-                  "libdxcore.so, which Windows provides (in /usr/lib/wsl/lib) only to WSL 2 distributions on a Windows "
-                  "build and NVIDIA driver with GPU support (Windows 10 21H2 / build 19044 or later, or Windows 11).";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: the text is about WSL, where dxcore is how the GPU is reached"};
-      f.fix = std::string(catalogue_fix(f.id));
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "wsl.no_gpu_support", facts::Layer::environment,
+          "Likely cause: this WSL distribution has no GPU. nvidia-container-cli could not load WSL's "
+          "libdxcore.so, which Windows provides (in /usr/lib/wsl/lib) only to WSL 2 distributions on a Windows "
+          "build and NVIDIA driver with GPU support (Windows 10 21H2 / build 19044 or later, or Windows 11).",
+          *shown,
+          "rests on: the text is about WSL, where dxcore is how the GPU is reached",
+          std::string(catalogue_fix("wsl.no_gpu_support")));
     }
     // A CUDA library that dlopens the driver's libcuda.so fails to load inside WSL: cuDNN's
     // sub-libraries and bitsandbytes' setup look for libcuda.so on the loader path, and WSL keeps it
@@ -522,19 +526,15 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     static const RE2 k_library_load(
         R"re((?i)could not load library libcudnn\w*\.so|did not contain libcudart\.so|libcuda\.so[^\n]{0,40}not found|CUDA SETUP: Problem:[^\n]{0,80}libcuda)re");
     if (auto shown = first_line_matching(head, k_library_load)) {
-      facts::Finding f;
-      f.id = "log.libcuda_not_found";
-      f.layer = facts::Layer::environment;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: inside WSL the driver's libcuda.so is in /usr/lib/wsl/lib, which is not on the "
-                  "loader path; cuDNN's sub-libraries and bitsandbytes look for libcuda.so there and fail to load.";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: a CUDA library that fails to load, in a post about WSL"};
-      f.fix = "Confirm: ls /usr/lib/wsl/lib/libcuda.so* exists and ldconfig -p | grep libcuda.so lacks it. Fix: export "
-              "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or add /usr/lib/wsl/lib to /etc/ld.so.conf.d and run "
-              "sudo ldconfig)";
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "log.libcuda_not_found", facts::Layer::environment,
+          "Likely cause: inside WSL the driver's libcuda.so is in /usr/lib/wsl/lib, which is not on the "
+          "loader path; cuDNN's sub-libraries and bitsandbytes look for libcuda.so there and fail to load.",
+          *shown,
+          "rests on: a CUDA library that fails to load, in a post about WSL",
+          "Confirm: ls /usr/lib/wsl/lib/libcuda.so* exists and ldconfig -p | grep libcuda.so lacks it. Fix: export "
+          "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or add /usr/lib/wsl/lib to /etc/ld.so.conf.d and run "
+          "sudo ldconfig)");
     }
   }
   // The NVIDIA driver stopped working after a kernel upgrade: the module was built for the old
@@ -544,21 +544,17 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   static const RE2 k_nvidia_driver(R"((?i)nvidia|\bdriver\b|nvidia-smi|dkms)");
   if (!wsl_named(head, described) && RE2::PartialMatch(head, k_nvidia_driver)) {
     if (auto shown = first_line_matching(head, k_kernel_upgrade)) {
-      facts::Finding f;
-      f.id = "driver.module_not_loaded";
-      f.layer = facts::Layer::driver;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: the kernel was upgraded and the NVIDIA kernel module was not rebuilt for it. A "
-                  "module is built for one kernel; a runfile install without DKMS, or DKMS that failed or was "
-                  "confused by a stale tree, leaves the new kernel without one, and every CUDA program and "
-                  "nvidia-smi find no driver.";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: the text ties the failure to a kernel upgrade"};
-      f.fix = "Confirm: uname -r, then dkms status (or ls /lib/modules/$(uname -r)/updates/dkms) shows no nvidia module "
-              "for that kernel. Fix: install the headers (linux-headers-$(uname -r)) and run sudo dkms autoinstall (or "
-              "reinstall the driver package, or the runfile with --dkms), then sudo modprobe nvidia or reboot";
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "driver.module_not_loaded", facts::Layer::driver,
+          "Likely cause: the kernel was upgraded and the NVIDIA kernel module was not rebuilt for it. A "
+          "module is built for one kernel; a runfile install without DKMS, or DKMS that failed or was "
+          "confused by a stale tree, leaves the new kernel without one, and every CUDA program and "
+          "nvidia-smi find no driver.",
+          *shown,
+          "rests on: the text ties the failure to a kernel upgrade",
+          "Confirm: uname -r, then dkms status (or ls /lib/modules/$(uname -r)/updates/dkms) shows no nvidia module "
+          "for that kernel. Fix: install the headers (linux-headers-$(uname -r)) and run sudo dkms autoinstall (or "
+          "reinstall the driver package, or the runfile with --dkms), then sudo modprobe nvidia or reboot");
     }
   }
   // GPU memory that stays taken once the program is gone: a process that is not dead (a zombie, a
@@ -579,21 +575,17 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   auto held = first_line_matching(head, k_memory_kept);
   if (!held) held = first_line_matching(head, k_memory_no_holder);
   if (auto shown = held) {
-    facts::Finding f;
-    f.id = "gpu.memory_held_by_others";
-    f.layer = facts::Layer::driver;
-    f.severity = facts::Severity::warning;
-    f.message = "Likely cause: a process still holds the GPU memory. Memory is freed when the last process "
-                "using the context exits; a killed program's DataLoader workers or child processes, a zombie, a "
-                "stale Jupyter kernel, or a holder in another container keeps it allocated.";
-    f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                  "rests on: the text says GPU memory stays in use after the program stopped, or with no process "
-                  "to hold it"};
-    f.fix = "Confirm: sudo fuser -v /dev/nvidia* (or nvidia-smi --query-compute-apps=pid,used_memory --format=csv) "
-            "lists the holders. Fix: kill them (pkill -f the script, including its worker processes), or restart "
-            "the container or kernel that holds them";
-    f.docs = facts::docs_anchor(f.id);
-    return f;
+    return cause_at_line(
+        "gpu.memory_held_by_others", facts::Layer::driver,
+        "Likely cause: a process still holds the GPU memory. Memory is freed when the last process "
+        "using the context exits; a killed program's DataLoader workers or child processes, a zombie, a "
+        "stale Jupyter kernel, or a holder in another container keeps it allocated.",
+        *shown,
+        "rests on: the text says GPU memory stays in use after the program stopped, or with no process "
+        "to hold it",
+        "Confirm: sudo fuser -v /dev/nvidia* (or nvidia-smi --query-compute-apps=pid,used_memory --format=csv) "
+        "lists the holders. Fix: kill them (pkill -f the script, including its worker processes), or restart "
+        "the container or kernel that holds them");
   }
   // TensorFlow that cannot find a CUDA library, said in prose ("libcudart.so.11.0 not found"): the
   // CUDA and cuDNN it was built against are not installed where it looks.
@@ -603,16 +595,12 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     if (auto shown = first_line_matching(head, k_cuda_library_missing)) {
       auto prior = prior_for(Runtime::tensorflow, described, head);
       if (prior && prior->id == "tf.missing_gpu_libs") {
-        facts::Finding f;
-        f.id = std::string(prior->id);
-        f.layer = prior->layer;
-        f.severity = facts::Severity::warning;
-        f.message = fmt::format("Likely cause: {}.", prior->cause);
-        f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                      "rests on: TensorFlow and a CUDA library it cannot find"};
-        f.fix = std::move(prior->fix);
-        f.docs = facts::docs_anchor(f.id);
-        return f;
+        return cause_at_line(
+            prior->id, prior->layer,
+            fmt::format("Likely cause: {}.", prior->cause),
+            *shown,
+            "rests on: TensorFlow and a CUDA library it cannot find",
+            std::move(prior->fix));
       }
     }
   }
@@ -657,18 +645,14 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)after (?:a |some |a few |several |a couple of |\d+ )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|(?:some time|a while|hours|days|minutes) later|idle (?:time|for)|daemon-reload|after running for)re");
   if (RE2::PartialMatch(head, k_container)) {
     if (auto shown = first_line_matching(head, k_after_a_while)) {
-      facts::Finding f;
-      f.id = std::string(k_infos[0].id);
-      f.layer = k_infos[0].layer;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
-                  "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
-                  "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: a container that used the GPU before and lost it after a while"};
-      f.fix = std::string(k_infos[0].fix);
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          k_infos[0].id, k_infos[0].layer,
+          "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
+          "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
+          "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").",
+          *shown,
+          "rests on: a container that used the GPU before and lost it after a while",
+          std::string(k_infos[0].fix));
     }
   }
   // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, or a
@@ -677,18 +661,14 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices)re");
   if (container_named(head)) {
     if (auto shown = first_line_matching(head, k_no_gpu_inside)) {
-      facts::Finding f;
-      f.id = "container.no_gpu";
-      f.layer = facts::Layer::environment;
-      f.severity = facts::Severity::warning;
-      f.message = "Likely cause: the container was started without the GPU. Without --gpus (Docker), a CDI device "
-                  "(Podman) or an nvidia.com/gpu limit (Kubernetes), the NVIDIA runtime passes in no device, no driver "
-                  "library and no nvidia-smi, so the software inside finds no GPU while the host sees it.";
-      f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(std::string(shown->second.substr(0, 160)))),
-                    "rests on: a container, and the text shows no GPU inside it"};
-      f.fix = std::string(catalogue_fix(f.id));
-      f.docs = facts::docs_anchor(f.id);
-      return f;
+      return cause_at_line(
+          "container.no_gpu", facts::Layer::environment,
+          "Likely cause: the container was started without the GPU. Without --gpus (Docker), a CDI device "
+          "(Podman) or an nvidia.com/gpu limit (Kubernetes), the NVIDIA runtime passes in no device, no driver "
+          "library and no nvidia-smi, so the software inside finds no GPU while the host sees it.",
+          *shown,
+          "rests on: a container, and the text shows no GPU inside it",
+          std::string(catalogue_fix("container.no_gpu")));
     }
   }
   return std::nullopt;
