@@ -226,6 +226,26 @@ void check_no_compute_capability(const Facts& f, FindingSink& out) {
 // https://docs.nvidia.com/cuda/wsl-user-guide/).
 constexpr int k_first_wsl_gpu_build = 19044;
 
+// Microsoft's guide to CUDA in WSL asks for a WSL kernel of 5.10.43.3 or later
+// (https://learn.microsoft.com/windows/ai/directml/gpu-cuda-in-wsl: `wsl cat /proc/version`);
+// vllm-project/vllm#6184: on 5.10.16.3 CUDA found no driver, `wsl --update` to 5.15 fixed it.
+const std::vector<int> k_first_wsl_gpu_kernel{5, 10, 43, 3};
+
+// True when it reported a WSL 2 kernel too old for CUDA.
+bool check_wsl_kernel(const Facts& f, FindingSink& out) {
+  const auto& release = f.environment.kernel.release;
+  if (!release.known() || !util::contains(*release, "microsoft-standard")) return false;
+  auto version = util::parse_version(release->substr(0, release->find('-')));
+  if (!version || version->size() < 3 || util::compare_versions(*version, k_first_wsl_gpu_kernel) >= 0) return false;
+  out.emit(fmt::format("The WSL 2 kernel {} is older than 5.10.43.3, the least that Microsoft's guide to CUDA in WSL asks "
+                       "for: on it, CUDA programs may find no NVIDIA driver.",
+                       *release),
+           {"kernel " + *release},
+           "Update WSL's kernel from Windows: `wsl --update`, then `wsl --shutdown` and start the distribution again "
+           "(`wsl cat /proc/version` shows the new kernel). Keep the NVIDIA driver on the Windows side only.");
+  return true;
+}
+
 void check_wsl_no_gpu(const Facts& f, FindingSink& out) {
   const auto& w = f.environment.wsl;
   if (!w.is_wsl) return;
@@ -238,6 +258,7 @@ void check_wsl_no_gpu(const Facts& f, FindingSink& out) {
              "--set-version <distro> 2`), and install the NVIDIA Windows driver only.");
     return;
   }
+  if (w.is_wsl2 && check_wsl_kernel(f, out)) return;
   if (w.dxg.value_or(true)) return;  // /dev/dxg is there, or was not looked at
   if (!w.is_wsl2) {
     const auto& pv = f.environment.kernel.proc_version;

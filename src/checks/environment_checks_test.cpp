@@ -189,6 +189,18 @@ TEST(EnvironmentChecks, WslFromWhatAPostShows) {
   EXPECT_NE(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
   f.environment.wsl.windows_build = 22631;
   EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr);
+  // A WSL 2 kernel older than the one Microsoft's CUDA guide asks for (5.10.43.3), and newer ones.
+  f.environment.wsl.is_wsl2 = true;
+  f.environment.kernel.release = std::string("5.10.16.3-microsoft-standard-WSL2");
+  const auto* old_kernel = find(run_checks(f), "wsl.no_gpu_support");
+  ASSERT_NE(old_kernel, nullptr);
+  EXPECT_NE(old_kernel->fix.find("wsl --update"), std::string::npos);
+  for (const char* release : {"5.10.43.3-microsoft-standard-WSL2", "5.15.153.1-microsoft-standard-WSL2", "6.6.36.6-microsoft-standard-WSL2"}) {
+    f.environment.kernel.release = std::string(release);
+    EXPECT_EQ(find(run_checks(f), "wsl.no_gpu_support"), nullptr) << release;
+  }
+  f.environment.kernel.release = facts::Known<std::string>::unknown("not in the text");
+  f.environment.wsl.is_wsl2 = false;
   f.driver.nvml.init_error.code = 9;
   auto fs = run_checks(f);
   ASSERT_FALSE(fs.empty());

@@ -46,7 +46,8 @@ const RE2& symptom() {
       R"(|cuda (?:is )?(?:not|n't) available)"
       R"(|(?:not|n't|never|no longer) (?:be |been )?(?:us(?:e|es|ed|ing)|utili[sz](?:e|es|ed|ing)|detect(?:s|ed|ing)?|recogni[sz](?:e|es|ed|ing)|see(?:s|n|ing)?|find(?:s|ing)?|running on) (?:the |my |any |a )?(?:gpus?|cuda|graphics card|video card|nvidia))"
       R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"
-      R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:is |are )?(?:not|n't|never) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
+      R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:(?:is |are )?(?:not|n't|never)|(?:is|are|was|were)n'?t) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
+      R"(|(?:gpus?|cuda|graphics card) (?:can ?not|can'?t|could ?n'?t) be (?:used|utili[sz]ed|detected|found|recogni[sz]ed|seen))"
       R"(|(?:no|zero|0) (?:gpus?|cuda devices?|cuda gpus?) (?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
@@ -60,7 +61,7 @@ const RE2& symptom() {
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
       R"(|(?:gpu|гпу|видеокарт\w*|cuda)[^\n]{0,30}не\s+(?:используе\w*|видит|работает|задейств\w*|определя\w*))"
       R"(|(?:不使用|没有使用|没用上|用不了|无法使用|不能使用|检测不到|识别不到|找不到|未使用|没有调用|不调用|跑在\s*cpu|只用\s*cpu)[^\n]{0,8}(?:gpu|显卡|cuda))"
-      R"(|(?:只用|只使用|一直用|一直只用|都是用|跑在)\s*cpu|(?:安装|装)的是\s*cpu\s*版)"
+      R"(|(?:只用|只使用|一直用|一直只用|都是用|跑在)\s*cpu|(?:安装|装)的是\s*cpu\s*版|装成了?\s*cpu\s*版|cpu\s*版本?的?\s*(?:torch|pytorch)|(?:torch|pytorch)[^\n]{0,12}是\s*cpu\s*版)"
       R"(|(?:gpu|显卡|cuda)[^\n]{0,8}(?:不可用|用不了|没有被使用|未被使用|没有用上|无法使用|不工作|没反应|識別不到|检测不到))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:使われ(?:ない|ません)|認識(?:しない|されない|されません|しません)|使えない|使用されない|使用できない))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:사용(?:하지|되지|이 안)|인식(?:하지|되지|이 안|을 못)|안 ?(?:잡|써|돌)))"
@@ -535,6 +536,28 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "Confirm: ls /usr/lib/wsl/lib/libcuda.so* exists and ldconfig -p | grep libcuda.so lacks it. Fix: export "
           "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH (or add /usr/lib/wsl/lib to /etc/ld.so.conf.d and run "
           "sudo ldconfig)");
+    }
+  }
+  // Secure Boot on, and the driver (or a cloud's driver extension) fails to install or load: the
+  // firmware refuses a kernel module signed with no key it trusts (an unsigned DKMS build).
+  static const RE2 k_secure_boot_on(
+      R"re((?i)secure ?boot\W{0,3}(?:is |was |being |has been )?(?:on|enabled|turned on|active)\b|(?:with|when|once|after) (?:enabling |turning on )?(?:the )?secure ?boot\b(?:\W{0,3}(?:is |was )?(?:on|enabled))?|SecureBoot enabled)re");
+  static const RE2 k_install_failed(
+      R"re((?i)\bfail|\berror|not (?:successfully |be |get |getting )?(?:installed|working|loaded|load|work|run)|(?:does|did|do|is|was)n'?t (?:work|load|install)|couldn'?t|cannot|can't|unable)re");
+  if (!wsl_named(head, described) && RE2::PartialMatch(head, k_install_failed)) {
+    if (auto shown = first_line_matching(head, k_secure_boot_on)) {
+      return cause_at_line(
+          "driver.module_not_loaded", facts::Layer::driver,
+          "Likely cause: Secure Boot refuses the NVIDIA kernel module. With Secure Boot on, the kernel loads only "
+          "modules signed with a key the firmware trusts; a driver built by DKMS (or a cloud's driver extension) "
+          "is unsigned or signed with a key never enrolled, so the module does not load and no CUDA program or "
+          "nvidia-smi finds the driver.",
+          *shown,
+          "rests on: the text says Secure Boot is on and the driver fails to install or load",
+          "Confirm: mokutil --sb-state says SecureBoot enabled, and sudo modprobe nvidia says \"Key was rejected by "
+          "service\". Fix: enroll the module signing key (sudo mokutil --import the DKMS or driver key, confirm it "
+          "at the next boot), install a signed driver package (Ubuntu's linux-modules-nvidia-*), or turn Secure "
+          "Boot off in the firmware or VM settings");
     }
   }
   // The NVIDIA driver stopped working after a kernel upgrade: the module was built for the old

@@ -39,6 +39,17 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("llama-cpp-python: no GPU offload, n_gpu_layers ignored"), "llama.built_without_cuda");
   EXPECT_EQ(likely_id("tensorflow does not use the GPU in WSL"), "tf.missing_gpu_libs");
   EXPECT_EQ(likely_id("Windows 11, tensorflow 2.15: GPU not detected"), "tf.windows_native_no_gpu");
+  // Typed without the apostrophe, or as "cannot be": still the symptom.
+  EXPECT_EQ(likely_id("pytorch: the GPU isnt recognized"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("pytorch: GPU cannot be recognized"), "torch.cpu_only_build");
+  // A torch that was installed as the CPU build, said in Chinese.
+  EXPECT_EQ(likely_id("按 requirements 安装时 torch 自动装成了 CPU 版本"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("pytorch 是 CPU 版本吗"), "torch.cpu_only_build");
+}
+
+TEST(ExplainLikely, ADockerPostWhoseGpuIsNotRecognisedWasStartedWithoutIt) {
+  EXPECT_EQ(likely_id("Gpu isnt recognized after install . Docker ."), "container.no_gpu");
+  EXPECT_NE(likely_id("Gpu isnt recognized after install on Ubuntu"), "container.no_gpu") << "no container named";
 }
 
 TEST(ExplainLikely, ALinuxDriverInstalledInsideWslIsNamed) {
@@ -106,6 +117,16 @@ TEST(ExplainLikely, ADriverThatFailsAfterAKernelUpgradeLacksItsModule) {
   // A kernel upgrade with no NVIDIA driver in the text, or inside WSL (no module there), is not this.
   EXPECT_EQ(situation_id("After a kernel update my wifi stopped working"), "");
   EXPECT_EQ(situation_id("WSL2 after a kernel update: nvidia-smi not found"), "");
+}
+
+TEST(ExplainLikely, SecureBootOnWithADriverThatFailsRefusesTheModule) {
+  EXPECT_EQ(situation_id("Extension is not successfully installed when secure boot is ON."), "driver.module_not_loaded");
+  EXPECT_EQ(situation_id("$ mokutil --sb-state\nSecureBoot enabled\nnvidia-smi fails after installing 535"),
+            "driver.module_not_loaded");
+  // Secure Boot said to be off, or on with nothing failing, or inside WSL: not this.
+  EXPECT_EQ(situation_id("Secure boot is disabled, nvidia-smi fails"), "");
+  EXPECT_EQ(situation_id("Secure Boot is on and everything works"), "");
+  EXPECT_EQ(situation_id("WSL2 on Windows 11 with Secure Boot enabled: CUDA error"), "");
 }
 
 TEST(ExplainLikely, MemoryThatStaysTakenAfterTheProgramStoppedIsHeldByAProcess) {

@@ -105,6 +105,8 @@ struct Patterns {
   // WSL 1: said ("WSL1", "WSL 1", not the WSL app's "1.2.5"), its kernel ("4.4.0-19041-Microsoft",
   // WSL 2's is "...-microsoft-standard-WSL2"), or a `wsl -l -v` row whose VERSION is 1.
   RE2 wsl1{R"((?:\bWSL ?1(?:$|[^.0-9])|\b\d+\.\d+\.\d+-\d+-Microsoft\b|^\s*\*?\s*[\w.-]+\s+(?:Running|Stopped|Installing|Converting)\s+1\s*$))"};
+  // WSL 2's kernel release, as `uname -r` and /proc/version show it: "5.10.16.3-microsoft-standard-WSL2".
+  RE2 wsl2_kernel{R"(\b(\d+\.\d+\.\d+(?:\.\d+)?-microsoft-standard(?:-WSL2)?)\b)"};
   RE2 driver_library{R"(((?:/[\w.+-]+)*/)?(libcuda|libnvidia-ml)\.so((?:\.\d+)*))"};
   RE2 cudart_file{R"(((?:/[\w.+-]+)*/)?libcudart\.so\.(\d+)\.(\d+)\.\d+)"};
   // The toolkit: nvcc's "Cuda compilation tools, release 10.2, V10.2.89", /usr/local/cuda/version.txt
@@ -269,20 +271,21 @@ constexpr Keyword k_keywords[] = {
     {"ingularity", 3}, {"pptainer", 2},
     {"cudatoolkit", 6}, {"cuda-runtime", 3}, {"cuda-cudart", 3}, {"cuda-python", 3}, {"cuda-bindings", 3},
     {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2},    {"OS build", 3},
-    {"OS Build", 3}};
+    {"OS Build", 3},   {"/proc/bus/pci", 6}};
 constexpr std::size_t k_stride = 3;
-static_assert(std::size(k_keywords) <= 64);
+static_assert(std::size(k_keywords) <= 128);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
 
 struct PairTable {
   std::array<std::uint64_t, 1024> any{};     // bit p: some window holds pair p
-  std::array<std::uint64_t, 65536> words{};  // bit i: k_keywords[i]'s window holds this pair
+  // bit i of words[p][i / 64]: k_keywords[i]'s window holds pair p
+  std::array<std::array<std::uint64_t, 2>, 65536> words{};
   PairTable() {
     for (std::size_t i = 0; i < std::size(k_keywords); ++i) {
       const auto& k = k_keywords[i];
       for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
         auto p = pair(reinterpret_cast<const unsigned char*>(k.word.data()) + j);
-        words[p] |= std::uint64_t{1} << i;
+        words[p][i / 64] |= std::uint64_t{1} << (i % 64);
         any[p >> 6] |= std::uint64_t{1} << (p & 63);
       }
     }
@@ -297,14 +300,16 @@ std::size_t find_keyword(std::string_view text, std::size_t from) {
   for (std::size_t i = from; i + 1 < text.size(); i += k_stride) {
     auto p = PairTable::pair(b + i);
     if ((table.any[p >> 6] >> (p & 63) & 1) == 0) continue;
-    auto mask = table.words[p];
-    for (std::size_t w = 0; mask != 0; ++w, mask >>= 1) {
-      if ((mask & 1) == 0) continue;
-      const auto& k = k_keywords[w];
-      // The pair stands at one of the window's offsets: try each start that puts it there.
-      for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
-        if (i >= j + from && k.word[j] == text[i] && k.word[j + 1] == text[i + 1] && text.substr(i - j).starts_with(k.word)) {
-          return i - j;
+    for (std::size_t half = 0; half < 2; ++half) {
+      auto mask = table.words[p][half];
+      for (std::size_t w = half * 64; mask != 0; ++w, mask >>= 1) {
+        if ((mask & 1) == 0) continue;
+        const auto& k = k_keywords[w];
+        // The pair stands at one of the window's offsets: try each start that puts it there.
+        for (std::size_t j = k.window; j < k.window + k_stride; ++j) {
+          if (i >= j + from && k.word[j] == text[i] && k.word[j + 1] == text[i + 1] && text.substr(i - j).starts_with(k.word)) {
+            return i - j;
+          }
         }
       }
     }
@@ -432,10 +437,21 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
   }
   if (contains("conda")) m_conda = true;
   if (contains("WSL2") || contains("WSL 2") || contains("microsoft-standard-WSL2")) m_wsl2 = true;
+  // lspci on WSL 1 has no PCI bus to read; on Windows, that is WSL 1.
+  if (!m_wsl1 && m_windows && contains("Cannot open /proc/bus/pci")) {
+    m_wsl1 = true;
+    m_wsl = true;
+    note(number, "lspci finds no PCI bus: WSL 1");
+  }
   if (!m_wsl1 && RE2::PartialMatch(in, p.wsl1)) {
     m_wsl1 = true;
     m_wsl = true;
     note(number, "the machine runs WSL 1");
+  }
+  if (!m_wsl_kernel && contains("microsoft-standard") && RE2::PartialMatch(in, p.wsl2_kernel, &a)) {
+    m_wsl_kernel = a;
+    m_wsl2 = true;
+    note(number, "WSL 2 kernel " + a);
   }
   if (m_wsl2 || contains(" WSL") || line.starts_with("WSL") || contains("microsoft-standard")) {
     if (!m_wsl) note(number, "the text is about WSL");
@@ -925,6 +941,7 @@ facts::Facts ReportReader::facts() const {
     // WSL 1 has no /dev/dxg: GPU paravirtualisation is WSL 2's.
     if (m_wsl1 && !m_wsl2) f.environment.wsl.dxg = false;
     if (m_windows_build) f.environment.wsl.windows_build = *m_windows_build;
+    if (m_wsl_kernel) f.environment.kernel.release = *m_wsl_kernel;
   }
   f.environment.libraries.libraries = m_libraries;
   if (m_cuda_toolkit) f.environment.libraries.cuda_toolkit_version = *m_cuda_toolkit;

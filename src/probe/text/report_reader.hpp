@@ -98,6 +98,7 @@ class ReportReader {
   bool m_wsl = false;      // the text mentions WSL: Linux, whatever Windows it also names
   bool m_wsl2 = false;
   bool m_wsl1 = false;     // "WSL 1", a WSL 1 kernel (4.4.0-19041-Microsoft), `wsl -l -v` VERSION 1
+  std::optional<std::string> m_wsl_kernel;        // "5.10.16.3-microsoft-standard-WSL2"
   std::optional<int> m_windows_build;             // 17763 of "10.0.17763"
   std::vector<facts::DriverLibrary> m_libraries;  // libcuda / libnvidia-ml paths in the text
   int m_nvml_init_error = 0;

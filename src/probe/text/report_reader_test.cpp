@@ -45,10 +45,18 @@ TEST(ReportReader, Wsl1AsPeopleShowIt) {
     EXPECT_FALSE(f.environment.wsl.is_wsl2) << text;
     EXPECT_EQ(f.environment.wsl.dxg.value_or(true), false) << text;
   }
-  // The WSL app's own version ("WSL version: 1.2.5.0") and a WSL 2 kernel are not WSL 1.
+  // lspci with no PCI bus, on Windows: the Ubuntu app under WSL 1.
+  auto one = read_block("Ubuntu installed as an app in Windows 10\n"
+                        "pcilib: Cannot open /proc/bus/pci lspci: Cannot find any working access method.\n");
+  EXPECT_TRUE(one.environment.wsl.is_wsl);
+  EXPECT_EQ(one.environment.wsl.dxg.value_or(true), false);
+  EXPECT_FALSE(read_block("pcilib: Cannot open /proc/bus/pci\n").environment.wsl.is_wsl) << "a container, not WSL";
+  // The WSL app's own version ("WSL version: 1.2.5.0") and a WSL 2 kernel are not WSL 1; the kernel's
+  // release is read.
   auto f = read_block("WSL version: 1.2.5.0\nKernel version: 5.15.90.1-microsoft-standard-WSL2\n");
   EXPECT_TRUE(f.environment.wsl.is_wsl2);
   EXPECT_FALSE(f.environment.wsl.dxg.known());
+  EXPECT_EQ(f.environment.kernel.release.value_or(""), "5.15.90.1-microsoft-standard-WSL2");
 }
 
 TEST(ReportReader, NvidiaSmiBannerAndGpuRows) {
