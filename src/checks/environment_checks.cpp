@@ -649,8 +649,9 @@ const Check k_checks[] = {
       "Set NVIDIA_DRIVER_CAPABILITIES=compute,utility (or all); in compose, capabilities: [gpu, compute, utility]."},
      check_no_compute_capability},
     {{"wsl.no_gpu_support", Layer::environment, Severity::error, "WSL without GPU paravirtualisation",
-      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1), or the Windows build is older than 19044; in "
-      "pasted text, also nvidia-container-cli's \"dxcore initialization failed\" in a post about WSL",
+      "the kernel is WSL's and /dev/dxg does not exist (or it is WSL 1), the Windows build is older than 19044, or the "
+      "WSL 2 kernel is older than 5.10.43.3; in pasted text, also nvidia-container-cli's \"dxcore initialization "
+      "failed\" in a post about WSL, and lspci's \"Cannot open /proc/bus/pci\" on Windows (WSL 1)",
       "Use WSL 2 on Windows 10 21H2+/11 with a current NVIDIA Windows driver; run `wsl --update` and restart WSL."},
      check_wsl_no_gpu},
     {{"wsl.linux_driver_installed", Layer::environment, Severity::error, "Linux NVIDIA driver installed inside WSL",

@@ -328,7 +328,8 @@ std::span<const facts::FindingInfo> explain_likely_infos() { return k_infos; }
 
 std::string_view explain_likely_also(std::string_view id) {
   if (id == "driver.module_not_loaded") {
-    return "in pasted text, also a post that ties the NVIDIA driver's failure to a kernel upgrade, as a likely cause";
+    return "in pasted text, also a post that ties the NVIDIA driver's failure to a kernel upgrade, or that says "
+           "Secure Boot is on while the driver fails to install or load, as a likely cause";
   }
   if (id == "gpu.memory_held_by_others") {
     return "in pasted text, also a post saying GPU memory stays in use after the program was killed or stopped, or "

@@ -619,6 +619,7 @@ void Analyzer::on_assignment(Node n) {
     bind(left, Symbol{}, left);  // annotated declaration without a value
     return;
   }
+  check_forward_input_to_host(left, right);
   // `x, y = next(iter(valid_loader))`: one batch, bound like a loop's.
   if ((left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern) || left.is(NodeKind::identifier)) &&
       right.is(NodeKind::call) && qualified_callee(right) == "next") {
@@ -707,7 +708,20 @@ void Analyzer::on_expression_statement(Node n) {
   if (object.is(NodeKind::subscript)) named = object.field(Field::value);
   if (!named.is(NodeKind::identifier) && !named.is(NodeKind::attribute)) return;
   Symbol obj = infer(named);
-  if (object.is(NodeKind::subscript) && obj.kind != Kind::batch) return;
+  // `enc["input_ids"].to(device)`: an encoding's or a dict's entry under a tensor's key is a tensor,
+  // and the dict keeps the unmoved one.
+  bool tensor_key = false;
+  if (object.is(NodeKind::subscript)) {
+    Node key = Node(ts_node_child_by_field_name(object.raw(), "subscript", 9), m_src.text);
+    if (auto k = string_value(key)) {
+      for (std::string_view t : {"input_ids", "attention_mask", "token_type_ids", "position_ids", "pixel_values",
+                                 "input_features", "input_values", "decoder_input_ids", "labels", "images", "image",
+                                 "mask", "masks", "target", "targets", "label"}) {
+        tensor_key = tensor_key || *k == t;
+      }
+    }
+  }
+  if (object.is(NodeKind::subscript) && obj.kind != Kind::batch && !tensor_key) return;
   // A parameter or a loop variable whose name says it is a tensor (`x`, `images`, `labels`): a
   // module would be named otherwise, and a BatchEncoding (`inputs`, `batch`) moves in place.
   bool tensor_name = false;
@@ -734,7 +748,7 @@ void Analyzer::on_expression_statement(Node n) {
          fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
     return;
   }
-  if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name) return;
+  if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name && !tensor_key) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
   emit(RuleId::to_result_discarded, call,
        fmt::format("`{}` is a tensor and Tensor.{}() returns a moved copy: as a statement the result is thrown away "

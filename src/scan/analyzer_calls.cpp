@@ -210,6 +210,7 @@ void Analyzer::on_call(Node call) {
     if (!c.cls.empty()) m_ctor_calls.push_back(std::move(c));
   }
   check_module_ctor(call, q);
+  check_dtype_without_device(call, q);
   check_host_factory(call, q);
   note_list_append(call);
   check_host_input_to_self_moved_module(call);

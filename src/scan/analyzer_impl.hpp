@@ -108,6 +108,10 @@ class Analyzer {
   void check_accumulator(Node target, Node value, Node at);
   void check_module_ctor(Node call, std::string_view q);
   void check_host_factory(Node call, std::string_view q);
+  // `torch.tensor(v, dtype=x.dtype)` without device=: the input's dtype copied, its device forgotten.
+  void check_dtype_without_device(Node call, std::string_view q);
+  // `x = x.cpu()` of forward()'s own input: every call copies it to the host.
+  void check_forward_input_to_host(Node left, Node right);
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();
@@ -191,6 +195,8 @@ class Analyzer {
   std::vector<Node> m_function_nodes;      // the enclosing function definitions
   std::unordered_map<std::string, Symbol> m_returns;  // what a function of this file returns
   std::unordered_set<std::string> m_returns_other;     // functions with a return of something else
+  std::unordered_set<std::string> m_returns_tensor;    // functions with a return of a tensor
+  std::unordered_set<std::string> m_returns_nontensor;  // ... and with a return of anything else
   std::unordered_map<std::string, Node> m_plain_lists;  // self.x = [] / {} in a module's __init__
   int m_self_moved_row = -1;               // self.cuda() / self.to(device) in the current __init__
   // A batch that reaches a model unmoved in a loop that moves nothing: reported at the end when

@@ -484,6 +484,14 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       out.reported = false;
       return out;
     }
+    // A function whose every return is a tensor (`return torch.from_numpy(a).float() / 255`): a
+    // tensor, wherever it is.
+    const std::string key(fn.text());
+    if (r == m_returns.end() && m_returns_tensor.count(key) > 0 && m_returns_nontensor.count(key) == 0 &&
+        lookup(fn.text()) == nullptr) {
+      out.kind = Kind::tensor;
+      return out;
+    }
   }
   // Calling a module gives its output, placed where the module is; a tokenizer asked for PyTorch
   // tensors makes them on the CPU.

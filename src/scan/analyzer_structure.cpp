@@ -397,6 +397,7 @@ void Analyzer::on_return(Node n) {
                                                    !util::contains_icase(n.named(0).text(), "model")));
   const bool method = !m_classes.empty();
   std::string name = (method ? "self." : "") + std::string(function_name());
+  (s.kind == Kind::tensor ? m_returns_tensor : m_returns_nontensor).insert(name);
   if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding && !device_tensor) {
     m_returns_other.insert(name);
     if (auto it = m_returns.find(name); it != m_returns.end() && it->second.kind != Kind::module &&
@@ -677,6 +678,71 @@ std::string shaped_factory_fix(std::string_view q) {
 
 }  // namespace
 
+void Analyzer::check_forward_input_to_host(Node left, Node right) {
+  // A module's (or an autograd Function's) forward() that rebinds its input to a host copy, maybe cast
+  // (`x = x.cpu().to(torch.float32)`): on a GPU model every call copies the activations to the host,
+  // and what it hands on is on the CPU.
+  if (!left.is(NodeKind::identifier) || m_classes.empty() || m_function_nodes.empty() || function_name() != "forward" ||
+      !right.is(NodeKind::call)) {
+    return;
+  }
+  const Symbol* s = lookup(left.text());
+  if (s == nullptr || !s->is_parameter) return;
+  const std::string name(left.text());
+  const auto text = right.text();
+  if (!text.starts_with(name + ".cpu()") && !text.starts_with(name + ".detach().cpu()")) return;
+  if (text.find("device") != std::string_view::npos || text.find(".cuda(") != std::string_view::npos) return;
+  // Host work on purpose: NumPy, Python values.
+  const auto body = m_function_nodes.back().text();
+  for (std::string_view host : {".numpy()", ".tolist()", ".item()", "np.", "numpy.", "scipy"}) {
+    if (body.find(host) != std::string_view::npos) return;
+  }
+  if (moved_later_by_name(right)) return;  // moved back: a round trip, but on purpose
+  emit(RuleId::hardcoded_cpu, right,
+       fmt::format("forward() rebinds its input `{}` to a CPU copy: on a GPU model every call copies the activations to "
+                   "the host, and what follows runs on the CPU (or fails against the module's CUDA parameters)",
+                   name),
+       {snippet(right, 80)}, fmt::format("keep `{}` where it is: drop .cpu(), or use {}.to(dtype) for a cast", name, name));
+}
+
+void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
+  if (m_function_nodes.empty() || !starts_with_package(q, "torch") || q.find('.') != 5 ||
+      q.find('.', 6) != std::string_view::npos) {
+    return;
+  }
+  auto last = last_component(q);
+  if (!sized_factory(last) && last != "tensor" && last != "as_tensor") return;
+  if (keyword(call, "device").valid() || has_splat(call)) return;
+  // `dtype=preds.dtype`: the dtype of a tensor the function was given.
+  Node dtype = keyword(call, "dtype");
+  if (dtype.valid()) dtype = dtype.field(Field::value);
+  if (!dtype.valid() || !dtype.is(NodeKind::attribute) || dtype.field(Field::attribute).text() != "dtype") return;
+  Node source = dtype.field(Field::object);
+  if (!source.is(NodeKind::identifier) || !mentions_parameter(source)) return;
+  // Moved once made (`.to(x.device)`, `.cuda()`, `.type_as(x)`), maybe after a reshape.
+  Node p = call.parent();
+  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
+    if (p.is(NodeKind::subscript)) {
+      p = p.parent();
+      continue;
+    }
+    auto m = p.field(Field::attribute).text();
+    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return;
+    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
+  }
+  Node in_args = call.parent();
+  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
+  if (in_host_side_function() || m_inline_reported.count(call.start_byte()) > 0) return;
+  // Moved under its name later in the function (`w = torch.tensor(v, dtype=x.dtype); w = w.to(x.device)`).
+  if (moved_later_by_name(call)) return;
+  m_inline_reported.insert(call.start_byte());
+  emit(RuleId::tensor_created_without_device, call,
+       fmt::format("{}(...) copies `{}`'s dtype but not its device: it is made on the CPU while `{}` may be on the "
+                   "GPU (\"Expected all tensors to be on the same device\", or a copy at every call)",
+                   q, source.text(), source.text()),
+       {snippet(call, 80)}, fmt::format("add device={}.device next to dtype={}.dtype", source.text(), source.text()));
+}
+
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
   // uses the module moves it.
@@ -913,8 +979,12 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
   const bool from_arguments = mentions_parameter(value) && v.kind != Kind::module &&
                               value.text().find(".item()") == std::string_view::npos && v.placement != Placement::host;
   // `self.` state grows from them too, unless the value was brought to the host.
+  // In a module's method (a LightningModule's validation_epoch_end summing its steps' outputs), the
+  // arguments are where the module runs.
+  const bool module_inputs = in_module_method() && gpu_code() && function_name() != "__init__" && acc->sized &&
+                             value.text().find(".cpu()") == std::string_view::npos && !v.made_on_host();
   const bool from_inputs =
-      from_arguments && ((acc->zero_dim && gpu_code()) ||
+      from_arguments && ((acc->zero_dim && gpu_code()) || module_inputs ||
                          (state && (gpu_code() || class_holds_device()) &&
                           value.text().find(".cpu()") == std::string_view::npos && !v.made_on_host()));
   if ((v.placement != Placement::accelerator && !from_inputs) || v.kind == Kind::module || v.kind == Kind::device) return;
@@ -925,6 +995,14 @@ void Analyzer::check_accumulator(Node target, Node value, Node at) {
                         "at {}, which may be on the GPU: \"Expected all tensors to be on the same device\"",
                         target.text(), function_name(), where(at.row())),
             {snippet(at, 80)}, fmt::format("create `{}` on the device of the values it takes (device=x.device)", target.text()));
+    return;
+  }
+  if (module_inputs && v.placement != Placement::accelerator) {
+    emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,
+            fmt::format("`{}` is made on the CPU (no device=) and takes values computed from {}()'s arguments at {}, "
+                        "which are where the module runs: on a GPU, \"Expected all tensors to be on the same device\"",
+                        target.text(), function_name(), where(at.row())),
+            {snippet(at, 80)}, fmt::format("create `{}` with device=self.device (or on the device of the values it takes)", target.text()));
     return;
   }
   emit_at(RuleId::tensor_created_without_device, acc->row, acc->column,

@@ -20,3 +20,16 @@ class Pool(nn.Module):
         stats = torch.zeros(2, 16)  # expect: code.tensor_created_without_device
         stats[0] = self.proj(x).mean(0)
         return stats
+
+
+class EpochConfusion(torch.nn.Module):
+    def __init__(self, num_classes):
+        super().__init__()
+        self.num_classes = num_classes
+        self.head = torch.nn.Linear(32, num_classes)
+
+    def validation_epoch_end(self, outputs):
+        total = torch.zeros(self.num_classes, self.num_classes)  # expect: code.tensor_created_without_device
+        for o in outputs:
+            total += o["confusion"]
+        return total.trace() / total.sum()

@@ -18,3 +18,16 @@ def rebuild(table, codes):
     for i, c in enumerate(codes):
         out[i] = c.to(device=out.device)
     return out
+
+
+class EpochConfusionOnHost(torch.nn.Module):
+    def __init__(self, num_classes):
+        super().__init__()
+        self.num_classes = num_classes
+        self.head = torch.nn.Linear(32, num_classes)
+
+    def validation_epoch_end(self, outputs):
+        total = torch.zeros(self.num_classes, self.num_classes)
+        for o in outputs:
+            total += o["confusion"].cpu()  # brought to the host first
+        return total.trace() / total.sum()
