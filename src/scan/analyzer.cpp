@@ -672,6 +672,7 @@ void Analyzer::on_assignment(Node n) {
   }
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
+  check_rebound_to_host(left, right, old, value);
   // `batch = to_device(batch, device)`: a helper given the batch and a device moves it.
   const std::string_view handed = right.is(NodeKind::call) ? right.field(Field::arguments).text() : std::string_view();
   const bool moved_by_helper = old != nullptr && old->kind == Kind::batch &&

@@ -112,6 +112,9 @@ class Analyzer {
   void check_dtype_without_device(Node call, std::string_view q);
   // `x = x.cpu()` of forward()'s own input: every call copies it to the host.
   void check_forward_input_to_host(Node left, Node right);
+  // `masks = torch.zeros(n, 1, device=device)` before a loop, `masks = torch.FloatTensor(...)` in it:
+  // from the next iteration on, what reads it gets a CPU tensor.
+  void check_rebound_to_host(Node left, Node right, const Symbol* old, const Symbol& value);
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();

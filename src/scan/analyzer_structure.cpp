@@ -482,8 +482,14 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
 
 void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value) {
   std::string name(left.text());
+  // `torch.linspace(0, pi, n)[None, :]`: an index of a tensor made here is made here too.
+  Symbol made = value;
+  for (int guard = 0; guard < 4 && right.is(NodeKind::subscript); ++guard) {
+    right = right.field(Field::value);
+    if (right.is(NodeKind::call)) made = infer(right);
+  }
   // A tensor made right here and kept as an attribute: model.to(device) does not move it.
-  if (value.made_on_host() && right.is(NodeKind::call)) {
+  if (made.made_on_host() && right.is(NodeKind::call)) {
     // torch.tensor(x) of anything but a list is most often a number: a 0-dim tensor mixes with
     // tensors on any device.
     if (last_component(qualified_callee(right)) == "tensor") {
@@ -703,6 +709,57 @@ void Analyzer::check_forward_input_to_host(Node left, Node right) {
                    "the host, and what follows runs on the CPU (or fails against the module's CUDA parameters)",
                    name),
        {snippet(right, 80)}, fmt::format("keep `{}` where it is: drop .cpu(), or use {}.to(dtype) for a cast", name, name));
+}
+
+void Analyzer::check_rebound_to_host(Node left, Node right, const Symbol* old, const Symbol& value) {
+  if (old == nullptr || !left.is(NodeKind::identifier) || !in_loop() || m_function_nodes.empty() ||
+      !right.is(NodeKind::call) || old->kind != Kind::tensor || old->placement == Placement::host || old->row < 0 ||
+      old->reported || !value.made_on_host() || in_host_side_function()) {
+    return;
+  }
+  // It was made on a device: the line that bound it gives one (`device=device`, `.to(device)`, `.cuda()`).
+  const std::string_view text = m_src.text;
+  std::size_t bol = 0;
+  for (int row = 0; row < old->row && bol != std::string_view::npos; ++row) {
+    bol = text.find('\n', bol);
+    if (bol != std::string_view::npos) ++bol;
+  }
+  if (bol == std::string_view::npos) return;
+  const auto bound = text.substr(bol, text.find('\n', bol) - bol);
+  if (bound.find("device") == std::string_view::npos && bound.find(".cuda(") == std::string_view::npos) return;
+  if (bound.find("cpu") != std::string_view::npos || moved_later_by_name(right)) return;
+  // Read again in the loop (the next iteration's call), not only after it.
+  const std::string name(left.text());
+  Node loop = right.parent();
+  while (loop.valid() && !loop.is(NodeKind::for_statement) && !loop.is(NodeKind::while_statement) &&
+         !loop.is(NodeKind::function_definition)) {
+    loop = loop.parent();
+  }
+  if (!loop.valid() || loop.is(NodeKind::function_definition)) return;
+  // Made on the device before the loop (a placement carried from one iteration to the next), and
+  // not rebound in the CPU branch of a device test (`if use_gpu: ....cuda() else: ...`).
+  if (old->row >= static_cast<int>(loop.row())) return;
+  for (Node up = right.parent(); up.valid() && up != loop; up = up.parent()) {
+    Node test;
+    if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause)) test = up.field(Field::condition);
+    if (up.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(up.raw(), 1), m_src.text);
+    if (up.is(NodeKind::else_clause) && up.parent().is(NodeKind::if_statement)) test = up.parent().field(Field::condition);
+    if (!test.valid()) continue;
+    auto t = test.text();
+    if (util::contains_icase(t, "cuda") || util::contains_icase(t, "gpu") || t.find("device") != std::string_view::npos ||
+        util::contains_icase(t, "cpu")) {
+      return;
+    }
+  }
+  const auto body = loop.text();
+  if (body.find(name + ")") == std::string_view::npos && body.find(name + ",") == std::string_view::npos) return;
+  Symbol* s = lookup(left.text());
+  if (s != nullptr) s->reported = true;
+  emit(RuleId::tensor_created_without_device, right,
+       fmt::format("`{}` was made on the device ({}) and is rebound here, in a loop, to a tensor made on the CPU: from "
+                   "the next iteration on, what reads `{}` gets a CPU tensor",
+                   name, where(old->row), name),
+       {snippet(right, 80)}, fmt::format("make it on the same device: {}.to(device), or device= in the factory", snippet(right, 40)));
 }
 
 void Analyzer::check_dtype_without_device(Node call, std::string_view q) {

@@ -3,7 +3,8 @@
 
 Each NN_*.py there is a small program of our own that reproduces one bug reported and fixed in a
 public project (its header names the source, the kind of bug and the split). A bug is found when
-scan reports an error or a warning on a line marked `# bug: KIND`; a finding of severity info on
+scan reports an error or a warning on a line marked `# bug: KIND` (or on another line of the same
+statement, when the marked line opens a call written over several lines); a finding of severity info on
 that line is counted apart (advice a user may have turned off is not a catch).
 
     tests/scan/measure_bugs.py --gpudoctor build/gpudoctor [--split dev|dev2|test|test2|test3|test4|test5|test6|test7|all] [--misses]
@@ -14,6 +15,7 @@ was held out until it was read after its first measurement (23.9 %); test3 (107-
 collected later and read only after their first measurement (30 % and 20 %); test5 (147-162) and test6 (163-178) are not read; test7 (179-198), collected blind on 2026-12-06, is the latest, not read. File names start with the case number, of any width.
 """
 import argparse
+import ast
 import json
 import pathlib
 import re
@@ -24,11 +26,27 @@ from collections import defaultdict
 HERE = pathlib.Path(__file__).resolve().parent / "real_bugs"
 
 
+# A marked line stands for its whole statement: a call written over several lines is reported at
+# the argument that is wrong (`input_ids=ids,`), which is the same bug. Compound statements (for,
+# with, if, def) stand for their header line only.
+SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
+
+
+def statement_lines(tree, line):
+    end = line
+    for node in ast.walk(tree):
+        if isinstance(node, SIMPLE) and node.lineno == line and node.end_lineno:
+            end = max(end, node.end_lineno)
+    return list(range(line, end + 1))
+
+
 def cases():
     for path in sorted(HERE.glob("[0-9]*_*.py")):
         text = path.read_text(encoding="utf-8")
         header = dict(re.findall(r"^# (source|kind|split): (.+)$", text, re.M))
-        lines = [i + 1 for i, line in enumerate(text.splitlines()) if re.search(r"#\s*bug:\s*\w+", line)]
+        tree = ast.parse(text)
+        lines = [n for i, line in enumerate(text.splitlines()) if re.search(r"#\s*bug:\s*\w+", line)
+                 for n in statement_lines(tree, i + 1)]
         yield path, header, lines
 
 
