@@ -115,6 +115,8 @@ class Analyzer {
   // `masks = torch.zeros(n, 1, device=device)` before a loop, `masks = torch.FloatTensor(...)` in it:
   // from the next iteration on, what reads it gets a CPU tensor.
   void check_rebound_to_host(Node left, Node right, const Symbol* old, const Symbol& value);
+  // `if torch.cuda.device_count() > 1: model = nn.DataParallel(model); model.cuda()`: one GPU, no move.
+  void check_multi_gpu_only_move(Node call);
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();

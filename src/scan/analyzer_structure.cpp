@@ -762,6 +762,54 @@ void Analyzer::check_rebound_to_host(Node left, Node right, const Symbol* old, c
        {snippet(right, 80)}, fmt::format("make it on the same device: {}.to(device), or device= in the factory", snippet(right, 40)));
 }
 
+void Analyzer::check_multi_gpu_only_move(Node call) {
+  Node fn = call.field(Field::function);
+  if (m_function_nodes.empty() || !fn.is(NodeKind::attribute)) return;
+  const auto method = fn.field(Field::attribute).text();
+  if (method != "cuda" && method != "to") return;
+  Node object = fn.field(Field::object);
+  if (!object.is(NodeKind::identifier) && !(object.is(NodeKind::attribute) && object.text().starts_with("self."))) return;
+  if (method == "to" && !moves_to_accelerator(call, method)) return;
+  if (infer(object).kind != Kind::module) return;
+  // The nearest if whose test counts GPUs and asks for more than one, with no else.
+  Node branch;
+  for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
+    if (!up.is(NodeKind::if_statement)) continue;
+    auto t = up.field(Field::condition).text();
+    static const RE2 k_more_than_one(R"(device_count\(\)\s*(?:>\s*1|>=\s*2)|(?:1\s*<|2\s*<=)\s*(?:torch\.cuda\.)?device_count\(\)|(?:n_?gpus?|num_gpus?|gpu_count|ngpu)\s*(?:>\s*1|>=\s*2))");
+    if (RE2::PartialMatch(t, k_more_than_one)) branch = up;
+    break;
+  }
+  if (!branch.valid() || branch.field(Field::alternative).valid()) return;
+  // Moved anywhere else in the function (before the if, or after it for one GPU): not this.
+  const std::string name(object.text());
+  const auto body = m_function_nodes.back().text();
+  const auto before = body.substr(0, branch.start_byte() - m_function_nodes.back().start_byte());
+  const auto after = body.substr(branch.end_byte() - m_function_nodes.back().start_byte());
+  for (auto part : {before, after}) {
+    bool moved = false;
+    util::for_each_name_use(part, name, [&](std::string_view rest) {
+      for (std::string_view m : {".to(", ".cuda("}) moved = moved || rest.starts_with(m);
+      // Bound to a moved value (`model = Net().cuda()`).
+      auto line = rest.substr(0, rest.find('\n'));
+      auto eq = line.find_first_not_of(' ');
+      if (eq != std::string_view::npos && line[eq] == '=' && eq + 1 < line.size() && line[eq + 1] != '=' &&
+          (line.find(".cuda(") != std::string_view::npos || line.find(".to(") != std::string_view::npos)) {
+        moved = true;
+      }
+    });
+    if (moved) return;
+  }
+  emit(RuleId::model_not_moved, call,
+       fmt::format("`{}` is moved to the GPU only when more than one GPU is visible (the branch of `{}`): on a machine "
+                   "with one GPU it stays on the CPU while its inputs may be moved",
+                   name, snippet(branch.field(Field::condition), 50)),
+       {snippet(call, 60)},
+       fmt::format("move `{}` whenever a GPU is available (`if torch.cuda.is_available(): {}.cuda()`), and wrap it in "
+                   "DataParallel only when there are several",
+                   name, name));
+}
+
 void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
   if (m_function_nodes.empty() || !starts_with_package(q, "torch") || q.find('.') != 5 ||
       q.find('.', 6) != std::string_view::npos) {
