@@ -291,6 +291,7 @@ Descend Analyzer::enter(Node n) {
       m_classes.emplace_back(n.field(Field::name).text());
       m_class_nodes.push_back(n);
       m_class_names.insert(m_classes.back());
+      m_self_model_marks.push_back(m_self_model_calls.size());
       break;
     case NodeKind::for_statement: enter_for(n); break;
     case NodeKind::while_statement:
@@ -327,6 +328,7 @@ Descend Analyzer::enter(Node n) {
 void Analyzer::leave(Node n) {
   switch (n.kind()) {
     case NodeKind::class_definition:
+      check_self_model_calls();
       if (!m_classes.empty()) m_classes.pop_back();
       if (!m_class_nodes.empty()) m_class_nodes.pop_back();
       break;

@@ -215,6 +215,7 @@ void Analyzer::on_call(Node call) {
   check_host_factory(call, q);
   note_list_append(call);
   check_host_input_to_self_moved_module(call);
+  note_self_model_call(call);
   if (last == "parameters" && fn.is(NodeKind::attribute) && fn.field(Field::object).is(NodeKind::identifier) &&
       !m_trained.empty() && m_trained.size() == m_function_nodes.size()) {
     m_trained.back().emplace_back(std::string(fn.field(Field::object).text()), static_cast<int>(call.row()));
@@ -1051,6 +1052,100 @@ void Analyzer::check_host_input_to_self_moved_module(Node call) {
             {snippet(call, 80)}, fmt::format("create `{}` with device=self.device", a.text()));
     return;
   }
+}
+
+void Analyzer::note_self_model_call(Node call) {
+  if (m_class_nodes.empty() || m_function_nodes.empty() || in_module_method() || function_name() == "__init__" ||
+      m_function_nodes.back().parent().parent() != m_class_nodes.back()) {
+    return;
+  }
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::attribute) || fn.field(Field::object).text() != "self") return;
+  const std::string callee(fn.field(Field::attribute).text());
+  const bool model_name = callee == "model" || callee == "net" || callee == "network" || callee == "policy" ||
+                          callee == "encoder" || callee == "classifier";
+  if (!model_name && infer(fn).kind != Kind::module) return;
+  Node a = positional(call, 0);
+  if (!a.valid() || !a.is(NodeKind::identifier)) return;
+  const Symbol* s = lookup(a.text());
+  if (s == nullptr) return;
+  SelfModelCall r;
+  r.method = std::string(function_name());
+  r.body_start = m_function_nodes.back().start_byte();
+  r.body_end = m_function_nodes.back().end_byte();
+  r.callee = callee;
+  r.arg = std::string(a.text());
+  r.row = call.row();
+  r.column = call.column();
+  r.raw_param = s->is_parameter && s->kind != Kind::module && !s->scalar;
+  r.moved = s->placement == Placement::accelerator;
+  if (!r.moved && !s->is_parameter && s->row >= 0) {
+    // Rebound in this method before the call: by a move, or by a helper of the class that moves.
+    const auto body = m_function_nodes.back().text();
+    const auto upto = body.substr(0, call.start_byte() - m_function_nodes.back().start_byte());
+    const auto cls = m_class_nodes.back().text();
+    util::for_each_name_use(upto, r.arg, [&](std::string_view rest) {
+      auto line = rest.substr(0, rest.find('\n'));
+      auto eq = line.find_first_not_of(' ');
+      if (eq == std::string_view::npos || line[eq] != '=' || (eq + 1 < line.size() && line[eq + 1] == '=')) return;
+      if (line.find(".to(") != std::string_view::npos || line.find(".cuda(") != std::string_view::npos ||
+          line.find("device") != std::string_view::npos) {
+        r.moved = true;
+        return;
+      }
+      auto at = line.find("self.");
+      if (at == std::string_view::npos) return;
+      auto name_end = line.find('(', at);
+      if (name_end == std::string_view::npos) return;
+      auto helper = line.substr(at + 5, name_end - at - 5);
+      auto def = cls.find("def " + std::string(helper) + "(");
+      if (def == std::string_view::npos) return;
+      auto next = cls.find("\n    def ", def + 4);
+      auto helper_body = cls.substr(def, next == std::string_view::npos ? std::string_view::npos : next - def);
+      if (helper_body.find(".to(") != std::string_view::npos || helper_body.find(".cuda(") != std::string_view::npos) {
+        r.moved = true;
+      }
+    });
+  }
+  m_self_model_calls.push_back(std::move(r));
+}
+
+void Analyzer::check_self_model_calls() {
+  if (m_self_model_marks.empty()) return;
+  const std::size_t mark = m_self_model_marks.back();
+  m_self_model_marks.pop_back();
+  const SelfModelCall* mover = nullptr;
+  for (std::size_t i = mark; i < m_self_model_calls.size() && mover == nullptr; ++i) {
+    if (m_self_model_calls[i].moved) mover = &m_self_model_calls[i];
+  }
+  if (mover != nullptr) {
+    std::set<std::string> reported;
+    for (std::size_t i = mark; i < m_self_model_calls.size(); ++i) {
+      const auto& r = m_self_model_calls[i];
+      if (r.moved || !r.raw_param || r.method == mover->method || r.callee != mover->callee ||
+          !reported.insert(r.method).second) {
+        continue;
+      }
+      // A private helper (`self._loss(inputs)`) gets what its callers prepared.
+      if (r.method.starts_with("_")) continue;
+      // A step a moving method calls with what it moved (`training_step` -> `self._run(inputs)`).
+      bool called_by_mover = false;
+      for (std::size_t j = mark; j < m_self_model_calls.size(); ++j) {
+        const auto& m = m_self_model_calls[j];
+        if (!m.moved) continue;
+        const auto body = std::string_view(m_src.text).substr(m.body_start, m.body_end - m.body_start);
+        called_by_mover = called_by_mover || body.find("self." + r.method + "(") != std::string_view::npos;
+      }
+      if (called_by_mover) continue;
+      emit_at(RuleId::inputs_not_moved, r.row, r.column,
+              fmt::format("{}() hands its `{}` to `self.{}` as it was given, while {}() moves its input to the device "
+                          "before the same call (at {}): the batches this method gets stay on the CPU",
+                          r.method, r.arg, r.callee, mover->method, where(mover->row)),
+              {fmt::format("{}() moves `{}` before self.{}(...)", mover->method, mover->arg, mover->callee)},
+              fmt::format("move `{}` as {}() does before calling self.{}", r.arg, mover->method, r.callee));
+    }
+  }
+  m_self_model_calls.resize(mark);
 }
 
 }  // namespace gpudoctor::scan

@@ -117,6 +117,21 @@ class Analyzer {
   void check_rebound_to_host(Node left, Node right, const Symbol* old, const Symbol& value);
   // `if torch.cuda.device_count() > 1: model = nn.DataParallel(model); model.cuda()`: one GPU, no move.
   void check_multi_gpu_only_move(Node call);
+  // `self.model(inputs)` in the methods of a plain class (a trainer): one method moves its input
+  // first (`inputs = self._prepare_inputs(inputs)`), another hands its own straight to the model.
+  struct SelfModelCall {
+    std::string method;
+    std::string callee;
+    std::string arg;
+    int row = -1, column = -1;
+    std::uint32_t body_start = 0, body_end = 0;  // the method's bytes
+    bool moved = false;
+    bool raw_param = false;
+  };
+  std::vector<SelfModelCall> m_self_model_calls;  // of the innermost class
+  std::vector<std::size_t> m_self_model_marks;    // where each open class's records start
+  void note_self_model_call(Node call);
+  void check_self_model_calls();
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();
