@@ -635,7 +635,8 @@ const Check k_checks[] = {
       "inside a container, no /dev/nvidia* and no driver libraries, while the host GPU is visible in /sys or "
       "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command, compose file or Kubernetes "
       "manifest shown asks for no GPU, or a post about a container shows no GPU inside it (nvidia-smi not found, "
-      "`Devices: []`, vLLM's \"Failed to infer device type\"), or states only that the GPU is not used there",
+      "`Devices: []`, vLLM's \"Failed to infer device type\", libcuda.so.1 missing when the text is not about "
+      "driver capabilities), or states only that the GPU is not used there",
       k_container_fix},
      check_container_no_gpu},
     {{"container.visible_devices_void", Layer::environment, Severity::error,

@@ -39,7 +39,8 @@ const Check k_checks[] = {
     {{"torch.arch_unsupported", k_fw, Severity::error, "torch has no kernels for this GPU's compute capability",
       "neither a cubin of the GPU's major architecture at or below its minor nor PTX at or below its capability in "
       "the fatbinary of lib/libtorch_cuda*.so (headers read without importing; PyTorch's published arch list for "
-      "the wheel when the library cannot be read); a warning when only PTX JIT compilation would serve the GPU",
+      "the wheel when the library cannot be read; with neither, a GPU below compute capability 3.0 and a build with "
+      "CUDA 9 or later, which cannot compile for it); a warning when only PTX JIT compilation would serve the GPU",
       "Install a torch build whose CUDA version supports this GPU (newer GPUs need newer cuXXX builds)."},
      torch_arch_unsupported},
     {{"torch.multiple_installs", k_fw, Severity::warning, "More than one torch on one interpreter's sys.path",

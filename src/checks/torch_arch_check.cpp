@@ -118,7 +118,33 @@ void torch_arch_unsupported(const Facts& f, FindingSink& out) {
     if (!b || b->kind != BuildKind::cuda) continue;
     auto kernels = from_fatbins(*b);
     if (!kernels) kernels = from_table(*b);
-    if (!kernels) continue;
+    if (!kernels) {
+      // No arch list for this build, but its CUDA decides for the oldest GPUs: CUDA 9.0 removed Fermi
+      // (sm_2x), and sm_1x went before, so no code a CUDA 9+ compiler made runs on them.
+      auto cuda = util::parse_version(b->cuda_version);
+      if (!cuda || cuda->empty() || (*cuda)[0] < 9) continue;
+      std::set<std::pair<int, int>> seen;
+      for (const auto& gpu : gpus) {
+        if (gpu.cc_major >= 3 || !seen.insert({gpu.cc_major, gpu.cc_minor}).second) continue;
+        auto sm = fmt::format("sm_{}{}", gpu.cc_major, gpu.cc_minor);
+        std::vector<std::string> ev = {fmt::format("{}: import torch loads {}", environment_name(env), b->package_dir)};
+        ev.insert(ev.end(), b->evidence.begin(), b->evidence.end());
+        ev.push_back(fmt::format("{} has compute capability {}.{} ({}, from {})", gpu.label, gpu.cc_major, gpu.cc_minor,
+                                 sm, gpu.source));
+        ev.push_back(fmt::format("torch {} is built with CUDA {}, and CUDA 9.0 and later cannot compile for compute "
+                                 "capability below 3.0 (https://docs.nvidia.com/cuda/archive/9.0/cuda-toolkit-release-notes/: "
+                                 "Fermi removed)",
+                                 b->version, b->cuda_version));
+        out.emit(fmt::format("torch {} (CUDA {}) has no kernels for {}, and no build with CUDA 9 or later can have any: "
+                             "this GPU is too old for every current PyTorch, which reports CUDA unavailable or fails with "
+                             "\"no kernel image is available for execution on the device\".",
+                             b->version, b->cuda_version, sm),
+                 std::move(ev),
+                 "Use a GPU of compute capability 3.5 or newer (5.0+ for current wheels), or run on the CPU; no "
+                 "PyTorch wheel supports this one.");
+      }
+      continue;
+    }
     std::set<std::pair<int, int>> seen;
     for (const auto& gpu : gpus) {
       if (!seen.insert({gpu.cc_major, gpu.cc_minor}).second) continue;

@@ -180,6 +180,24 @@ TEST(TorchArchCheck, CapabilityFromThePciIdWithoutADriver) {
   EXPECT_TRUE(says(found[0], "from PCI id 10de:2330")) << found[0].evidence[found[0].evidence.size() - 2];
 }
 
+TEST(TorchArchCheck, AFermiOrOlderGpuHasNoKernelsFromAnyCuda9Build) {
+  // torch 1.2.0+cu100: no fatbin read and no published list in the table, but CUDA 10.0 cannot
+  // compile for sm_2x or sm_1x.
+  auto old = cuda_torch(facts::Known<std::vector<FatbinSummary>>::unknown("not in the text"));
+  old.version = "1.2.0";
+  old.cuda_version = "10.0";
+  auto found = run_arch_check(machine(old, {nvml_gpu(0, 1, 2)}));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_TRUE(says(found[0], "sm_12"));
+  EXPECT_TRUE(says(found[0], "CUDA 9.0 and later"));
+  EXPECT_EQ(run_arch_check(machine(old, {nvml_gpu(0, 2, 1)})).size(), 1u);
+  // A Kepler GPU with the same build: its arch list is unknown, nothing is said.
+  EXPECT_TRUE(run_arch_check(machine(old, {nvml_gpu(0, 3, 5)})).empty());
+  // A build with CUDA 8 could still carry sm_2x.
+  old.cuda_version = "8.0";
+  EXPECT_TRUE(run_arch_check(machine(old, {nvml_gpu(0, 2, 1)})).empty());
+}
+
 TEST(TorchArchCheck, CpuBuildsAndUnknownGpusAreLeftAlone) {
   auto b = cuda_torch(sm75_sm80());
   b.kind = facts::BuildKind::cpu;

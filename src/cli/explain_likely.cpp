@@ -120,7 +120,8 @@ const facts::FrameworkBuild* torch_gpu_build(const facts::Facts& f) {
 // "CUDA 10.0", "cuda toolkit 11.3", "CUDA version is 10.1" in the text: the CUDA the machine was set up
 // with, as people say it (not nvidia-smi's banner, which the report readers take as the driver's).
 std::optional<std::vector<int>> cuda_mentioned(std::string_view text) {
-  static const RE2 re(R"((?i)\bcuda(?:\s+toolkit)?(?:\s+version)?\s*(?:is|:|=)?\s*v?(\d{1,2}\.\d)\b)");
+  static const RE2 re(
+      R"((?i)\bcuda(?:\s+toolkit)?(?:\s+version)?\s*(?:is|:|=|：|版本|(?:安装|装|用)的是|是|为)?\s*v?(\d{1,2}\.\d)\b)");
   std::string v;
   if (!RE2::PartialMatch(text, re, &v)) return std::nullopt;
   return util::parse_version(v);
@@ -347,6 +348,10 @@ std::string_view explain_likely_also(std::string_view id) {
   if (id == "hw.no_gpu") {
     return "in pasted text, also a Colab or Kaggle notebook that finds no NVIDIA driver or GPU (a runtime without "
            "an accelerator), as a likely cause";
+  }
+  if (id == "log.arch_not_compatible") {
+    return "in pasted text about a framework other than PyTorch, also a GPU the text names whose architecture "
+           "needs a newer CUDA than the one it says is used (an RTX 3070 with CUDA 10.0), as a likely cause";
   }
   if (id == "log.libcuda_not_found") {
     return "in pasted text about WSL, also a CUDA library that fails to load (\"Could not load library "
@@ -663,6 +668,35 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       return f;
     }
   }
+  // A GPU newer than the CUDA the post says it uses (an RTX 3070 with CUDA 10.0): that CUDA cannot
+  // build for its architecture, so a framework that uses the installed CUDA (not a wheel that
+  // brings its own, as PyTorch's do) has no kernels for it.
+  if (auto runtime = runtime_of(head); runtime != Runtime::torch && runtime != Runtime::none) {
+    auto gpu = gpu_named(head, false);
+    auto stated = cuda_mentioned(head);
+    auto arch = gpu ? checks::architecture(gpu->cc) : std::nullopt;
+    auto first = arch ? util::parse_version(arch->cuda_first) : std::nullopt;
+    if (gpu && stated && first && util::compare_versions(*stated, *first) < 0) {
+      facts::Finding f;
+      f.id = "log.arch_not_compatible";
+      f.layer = facts::Layer::framework;
+      f.severity = facts::Severity::warning;
+      f.message = fmt::format("Likely cause: the {} ({}, {}) needs CUDA {} or newer, and the text says CUDA {}.{} is "
+                              "used: that CUDA cannot build for this GPU, so a framework built with it has no kernels "
+                              "for it.",
+                              gpu->match, arch->name, gpu->cc.sm(), arch->cuda_first, (*stated)[0],
+                              stated->size() > 1 ? (*stated)[1] : 0);
+      f.evidence = {fmt::format("the text names the GPU: {}", gpu->match),
+                    fmt::format("rests on: the CUDA version the text states and the first CUDA for {} "
+                                "(data/gpu_architectures.tsv: {})",
+                                arch->name, arch->source)};
+      f.fix = fmt::format("Install the framework's build for CUDA {} or newer (and a driver for it), e.g. the "
+                          "paddlepaddle-gpu or tensorflow release whose CUDA covers {}",
+                          arch->cuda_first, gpu->cc.sm());
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   // A container that had the GPU and lost it after a while.
   static const RE2 k_container(R"((?i)\bdocker\b|\bcontainer\b|\bpodman\b|compose|kubernetes|\bk8s\b|\bpod\b)");
   static const RE2 k_after_a_while(
@@ -679,12 +713,18 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           std::string(k_infos[0].fix));
     }
   }
-  // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, or a
-  // runtime that infers no GPU device. The host's GPU and driver are not in question.
+  // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, no driver
+  // library (the NVIDIA runtime mounts libcuda.so.1 only into a container given a GPU), or a runtime
+  // that infers no GPU device. The host's GPU and driver are not in question.
   static const RE2 k_no_gpu_inside(
       R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices)re");
+  // Without libcuda.so.1 too, unless the text is about the driver capabilities: a container given a
+  // GPU without `compute` has NVML and nvidia-smi but no libcuda (container.no_compute_capability).
+  static const RE2 k_no_driver_library(R"re(libcuda\.so\.1: cannot open shared object file)re");
   if (container_named(head)) {
-    if (auto shown = first_line_matching(head, k_no_gpu_inside)) {
+    auto shown = first_line_matching(head, k_no_gpu_inside);
+    if (!shown && !util::contains_icase(head, "capabilit")) shown = first_line_matching(head, k_no_driver_library);
+    if (shown) {
       return cause_at_line(
           "container.no_gpu", facts::Layer::environment,
           "Likely cause: the container was started without the GPU. Without --gpus (Docker), a CDI device "
@@ -703,7 +743,7 @@ bool situation_explains(std::string_view id) {
   // And what an architecture a build lacks looks like.
   for (std::string_view symptom : {"log.nvml_init_failed", "log.no_nvidia_driver", "log.nvidia_smi_missing",
                                    "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed",
-                                   "log.no_kernel_image", "log.arch_not_compatible"}) {
+                                   "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -119,6 +119,25 @@ TEST(ExplainLikely, ADriverThatFailsAfterAKernelUpgradeLacksItsModule) {
   EXPECT_EQ(situation_id("WSL2 after a kernel update: nvidia-smi not found"), "");
 }
 
+TEST(ExplainLikely, NoDriverLibraryInAContainerMeansItGotNoGpu) {
+  EXPECT_EQ(situation_id("docker compose up\nerror while loading shared libraries: libcuda.so.1: cannot open shared "
+                         "object file: No such file or directory"),
+            "container.no_gpu");
+  // A container given the GPU without the compute capability lacks libcuda.so.1 too: not this.
+  EXPECT_EQ(situation_id("docker: capabilities: [gpu, utility]\nImportError: libcuda.so.1: cannot open shared object "
+                         "file"),
+            "");
+  EXPECT_EQ(situation_id("Ubuntu 22.04: ImportError: libcuda.so.1: cannot open shared object file"), "");
+}
+
+TEST(ExplainLikely, AGpuNewerThanTheStatedCudaHasNoKernelsInAFrameworkBuiltWithIt) {
+  EXPECT_EQ(situation_id("显卡是 RTX 3070，paddlepaddle-gpu 运行模型出错\nCUDA 装的是 10.0 版本"), "log.arch_not_compatible");
+  EXPECT_EQ(situation_id("tensorflow 1.15 on an RTX 3090 with CUDA 10.0: GPU not used"), "log.arch_not_compatible");
+  // A CUDA that covers the GPU, or PyTorch (its wheels bring their own CUDA): not this.
+  EXPECT_EQ(situation_id("paddle on an RTX 3070 with CUDA 11.2"), "");
+  EXPECT_EQ(situation_id("pytorch on an RTX 3070 with CUDA 10.0 installed"), "");
+}
+
 TEST(ExplainLikely, SecureBootOnWithADriverThatFailsRefusesTheModule) {
   EXPECT_EQ(situation_id("Extension is not successfully installed when secure boot is ON."), "driver.module_not_loaded");
   EXPECT_EQ(situation_id("$ mokutil --sb-state\nSecureBoot enabled\nnvidia-smi fails after installing 535"),
