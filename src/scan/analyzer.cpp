@@ -637,6 +637,7 @@ void Analyzer::on_assignment(Node n) {
       for (Node t : targets) {
         if (t.is(NodeKind::identifier)) bind_batch(t, index);
       }
+      check_hand_fetched_batch(left, src);
       return;
     }
   }

@@ -212,6 +212,7 @@ void Analyzer::on_call(Node call) {
   check_module_ctor(call, q);
   check_dtype_without_device(call, q);
   check_multi_gpu_only_move(call);
+  check_optimizer_state_factory(call, q);
   check_host_factory(call, q);
   note_list_append(call);
   check_host_input_to_self_moved_module(call);

@@ -117,6 +117,12 @@ class Analyzer {
   void check_rebound_to_host(Node left, Node right, const Symbol* old, const Symbol& value);
   // `if torch.cuda.device_count() > 1: model = nn.DataParallel(model); model.cuda()`: one GPU, no move.
   void check_multi_gpu_only_move(Node call);
+  // `state["acc"] = torch.zeros(shape)` in an Optimizer's step(): state made on the CPU for a parameter
+  // that may be on the GPU.
+  void check_optimizer_state_factory(Node call, std::string_view q);
+  // `batch = next(iter(self.trainer.val_dataloaders))` in a LightningModule hook: Lightning moves the
+  // batches it hands to the *_step methods, not one fetched by hand.
+  void check_hand_fetched_batch(Node left, Node source);
   // `self.model(inputs)` in the methods of a plain class (a trainer): one method moves its input
   // first (`inputs = self._prepare_inputs(inputs)`), another hands its own straight to the model.
   struct SelfModelCall {

@@ -810,6 +810,78 @@ void Analyzer::check_multi_gpu_only_move(Node call) {
                    name, name));
 }
 
+void Analyzer::check_hand_fetched_batch(Node left, Node source) {
+  if (!left.is(NodeKind::identifier) || m_function_nodes.empty() || !m_ff.framework_moves_batches ||
+      !in_module_method() || function_name().ends_with("_step") || function_name() == "forward") {
+    return;
+  }
+  Node bases = m_class_nodes.empty() ? Node() : m_class_nodes.back().field(Field::superclasses);
+  if (!bases.valid() || bases.text().find("LightningModule") == std::string_view::npos) return;
+  const std::string name(left.text());
+  Node fn = m_function_nodes.back();
+  const auto body = fn.text();
+  const std::size_t from = left.end_byte() - fn.start_byte();
+  const auto after = body.substr(std::min(from, body.size()));
+  // Moved by hand (`batch.to(self.device)`, Lightning's transfer or move helpers): fine.
+  for (std::string_view mover : {"transfer_batch_to_device", "move_data_to_device", "apply_to_collection", ".to(self.device",
+                                 "to(device", ".cuda("}) {
+    if (after.find(mover) != std::string_view::npos) return;
+  }
+  // The first call that is handed the batch (`self.compute_metrics(batch, 0)`, `self(batch)`).
+  std::size_t use = std::string_view::npos;
+  for (std::string_view open : {"(" + name + ",", "(" + name + ")", "(" + name + "["}) {
+    use = std::min(use, after.find(open));
+  }
+  if (use == std::string_view::npos) return;
+  const std::size_t at = from + use;
+  int row = static_cast<int>(left.row());
+  std::size_t bol = from;
+  for (std::size_t i = from; i < at; ++i) {
+    if (body[i] == '\n') {
+      ++row;
+      bol = i + 1;
+    }
+  }
+  const int column = static_cast<int>(at - bol);
+  emit_at(RuleId::inputs_not_moved, row, column,
+          fmt::format("`{}` is fetched by hand from {} in {}(): Lightning moves the batches it hands to the *_step "
+                      "methods, not this one, so it reaches the model on the CPU",
+                      name, snippet(source, 40), function_name()),
+          {fmt::format("`{}` bound at {}", name, where(left.row()))},
+          fmt::format("{} = self.transfer_batch_to_device({}, self.device, 0) (or move its tensors with .to(self.device))",
+                      name, name));
+}
+
+void Analyzer::check_optimizer_state_factory(Node call, std::string_view q) {
+  if (m_class_nodes.empty() || m_function_nodes.empty() || function_name() == "__init__") return;
+  Node bases = m_class_nodes.back().field(Field::superclasses);
+  if (!bases.valid() || bases.text().find("Optimizer") == std::string_view::npos) return;
+  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
+  if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
+  if (m_inline_reported.count(call.start_byte()) > 0) return;
+  // Moved once made (`torch.zeros(n).to(p.device)`).
+  Node p = call.parent();
+  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
+    if (p.is(NodeKind::subscript)) {
+      p = p.parent();
+      continue;
+    }
+    auto m = p.field(Field::attribute).text();
+    if (m == "to" || m == "cuda" || m == "type_as") return;
+    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
+  }
+  Node in_args = call.parent();
+  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
+  if (moved_later_by_name(call)) return;
+  m_inline_reported.insert(call.start_byte());
+  emit(RuleId::tensor_created_without_device, call,
+       fmt::format("{}(...) in {}() of the optimizer {} has no device=: optimizer state made on the CPU meets "
+                   "parameters and gradients that are on the GPU when the model is (\"Expected all tensors to be "
+                   "on the same device\")",
+                   q, function_name(), m_classes.back()),
+       {snippet(call, 80)}, fmt::format("{}(..., device=p.device), or torch.zeros_like(p) for a state shaped like p", q));
+}
+
 void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
   if (m_function_nodes.empty() || !starts_with_package(q, "torch") || q.find('.') != 5 ||
       q.find('.', 6) != std::string_view::npos) {
