@@ -191,6 +191,12 @@ int run_explain(const ExplainOptions& o) {
       report.findings.front().explained_by.push_back(vendor->id);
       report.findings.insert(report.findings.begin(), std::move(*vendor));
     }
+  } else if (restates_symptom(report.findings.front().id)) {
+    // The message is the symptom, said by the program: the common cause of it comes first, as a guess.
+    if (auto guess = likely_cause(head, reader.facts())) {
+      report.findings.front().explained_by.push_back(guess->id);
+      report.findings.insert(report.findings.begin(), std::move(*guess));
+    }
   } else if (situation_explains(report.findings.front().id)) {
     // The message is the symptom; the situation the text describes is its cause.
     if (auto situation = situation_cause(head, reader.facts())) {

@@ -150,6 +150,22 @@ TEST_F(ExplainCommand, TheSituationExplainsTheMessage) {
   EXPECT_EQ(nlohmann::json::parse(plain.out)["findings"][0]["id"], "log.nvml_init_failed") << plain.out;
 }
 
+// A program's own "CUDA is not available, going on without it" restates the symptom: the common
+// cause of the symptom comes first, as a guess, and the message says what it explains.
+TEST_F(ExplainCommand, AMessageThatRestatesTheSymptomComesAfterTheGuess) {
+  Result r = run("explain --json < " +
+                 write_file("explain_autocast.md",
+                            "cuda not recognized on our V100 node\n"
+                            "torch/amp/autocast_mode.py:204: UserWarning: User provided device_type of 'cuda', but "
+                            "CUDA is not available. Disabling\n"));
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j.at("findings").size(), 2u) << r.out;
+  EXPECT_EQ(j["findings"][0]["id"], "torch.cpu_only_build") << r.out;
+  EXPECT_EQ(j["findings"][0]["severity"], "info") << "a guess, said as one: " << r.out;
+  EXPECT_EQ(j["findings"][1]["id"], "log.cuda_unavailable_fallback") << r.out;
+  EXPECT_EQ(j["findings"][1]["explained_by"][0], "torch.cpu_only_build") << r.out;
+}
+
 // A dump that only yields advice about the GPU (what it accelerates) names no cause: the likely
 // cause of the symptom comes before the advice.
 TEST_F(ExplainCommand, AdviceAboutTheGpuComesAfterTheLikelyCause) {

@@ -749,6 +749,8 @@ bool situation_explains(std::string_view id) {
   return false;
 }
 
+bool restates_symptom(std::string_view id) { return id == "log.cuda_unavailable_fallback"; }
+
 std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
   if (auto situation = situation_cause(head, described)) return situation;
   auto shown_symptom = first_line_matching(head, symptom());

@@ -41,6 +41,9 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
 // failing to reach the driver, ...).
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described);
 bool situation_explains(std::string_view id);
+// Messages that only restate the symptom ("CUDA is not available", the program goes on on the CPU):
+// the guess from the symptom comes before them.
+bool restates_symptom(std::string_view id);
 
 // The only GPU the text names is not NVIDIA's (an Intel or AMD GPU) and it says the GPU was not
 // used or found: the vendor is the cause (hw.no_compute_gpu, torch.cuda_build_on_amd). situation_cause
