@@ -35,6 +35,14 @@ constexpr facts::FindingInfo k_infos[] = {
      "Rebuild with the CUDA backend: CMAKE_ARGS=\"-DGGML_CUDA=on\" pip install llama-cpp-python --force-reinstall "
      "--no-cache-dir (older releases: -DLLAMA_CUBLAS=on), with the CUDA toolkit installed; llama.cpp itself: cmake "
      "-B build -DGGML_CUDA=ON"},
+    {"ollama.context_exceeds_vram", facts::Layer::run, facts::Severity::warning,
+     "Ollama's context length needs more GPU memory than there is, so the model runs on the CPU",
+     "explain: a post about Ollama that sets a large context (num_ctx, OLLAMA_CONTEXT_LENGTH or the app's context "
+     "length of 16k or more) and says the model runs on the CPU (`ollama ps` 100% CPU): the KV cache and compute "
+     "graph grow with the context, and past a point Ollama schedules the whole model on the CPU",
+     "Lower num_ctx (or OLLAMA_CONTEXT_LENGTH) until `ollama ps` shows 100% GPU, enable OLLAMA_FLASH_ATTENTION=1 and a "
+     "quantised KV cache (OLLAMA_KV_CACHE_TYPE=q8_0) to shrink it, or use a smaller model; the server log's "
+     "memory.required says what a context needs (https://github.com/ollama/ollama/issues/7198)"},
 };
 
 // The symptom, as people state it: in English and in the languages of the posts that reach
@@ -666,6 +674,29 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
                                 gpu->cc.sm(), coverage.rows.back().substr(0, coverage.rows.back().find(' ')));
       f.docs = facts::docs_anchor(f.id);
       return f;
+    }
+  }
+  // Ollama with a large context that runs on the CPU: the KV cache and graph for that context do not
+  // fit in GPU memory, so the scheduler puts the model on the CPU (ollama/ollama#7198, #9902).
+  static const RE2 k_ollama(R"((?i)\bollama\b)");
+  static const RE2 k_big_context(
+      R"re((?i)(?:num_ctx|context[ _]length|context[ _]size|ctx[-_]size)[^\n\d]{0,60}?(\d{2,3})(?:,?(\d{3})|k)\b)re");
+  static const RE2 k_on_cpu(R"re((?i)100\s*%\s*cpu|\bcpu/gpu\b|(?:runs?|running|ran|at|on|to|forces?[^\n]{0,30}to)\s+(?:the\s+)?cpu\b|only\s+(?:uses?|using)\s+(?:the\s+)?cpu)re");
+  if (RE2::PartialMatch(head, k_ollama) && RE2::PartialMatch(head, k_on_cpu)) {
+    for (std::string_view line : util::lines(head)) {
+      std::string thousands, rest;
+      if (line.size() > 512 || !RE2::PartialMatch(line, k_big_context, &thousands, &rest)) continue;
+      const int value = static_cast<int>(util::parse_int(thousands).value_or(0)) * 1000;
+      if (value < 16000) continue;
+      auto shown = first_line_matching(head, k_big_context);
+      if (!shown) break;
+      const auto& info = k_infos[std::size(k_infos) - 1];
+      return cause_at_line(info.id, info.layer,
+                           "Likely cause: the context length set for Ollama needs more GPU memory than the GPU has. "
+                           "The KV cache and compute graph grow with the context; when they do not fit, Ollama "
+                           "runs the model partly or wholly on the CPU (`ollama ps` shows the split).",
+                           *shown, "rests on: a post about Ollama with a large context and a model that runs on the CPU",
+                           std::string(info.fix));
     }
   }
   // A GPU newer than the CUDA the post says it uses (an RTX 3070 with CUDA 10.0): that CUDA cannot

@@ -138,6 +138,17 @@ TEST(ExplainLikely, AGpuNewerThanTheStatedCudaHasNoKernelsInAFrameworkBuiltWithI
   EXPECT_EQ(situation_id("pytorch on an RTX 3070 with CUDA 10.0 installed"), "");
 }
 
+TEST(ExplainLikely, OllamaWithAContextTooLargeForTheGpuRunsOnTheCpu) {
+  EXPECT_EQ(situation_id("ollama in docker on a T4\nPARAMETER num_ctx 131072\n`ollama ps` shows the processor as 100% CPU"),
+            "ollama.context_exceeds_vram");
+  EXPECT_EQ(situation_id("num_ctx forces entire model to CPU\nwith 128000 `ollama ps` shows it on the CPU; ollama 0.3"),
+            "");  // no number next to the setting: not read as one
+  EXPECT_EQ(situation_id("Ollama: with num_ctx set to 40,000 the model runs on the CPU"), "ollama.context_exceeds_vram");
+  // A small context, or a large one on the GPU: not this.
+  EXPECT_EQ(situation_id("ollama with num_ctx 8192 runs 100% CPU"), "");
+  EXPECT_EQ(situation_id("ollama with num_ctx 32768 shows 100% GPU"), "");
+}
+
 TEST(ExplainLikely, SecureBootOnWithADriverThatFailsRefusesTheModule) {
   EXPECT_EQ(situation_id("Extension is not successfully installed when secure boot is ON."), "driver.module_not_loaded");
   EXPECT_EQ(situation_id("$ mokutil --sb-state\nSecureBoot enabled\nnvidia-smi fails after installing 535"),
