@@ -51,6 +51,7 @@ const RE2& symptom() {
   static const RE2 re(
       R"((?i)(?:)"
       R"(is_available\(\)\s*(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*false)"
+      R"(|is cuda available\s*:\s*(?:false|no)\b)"
       R"(|cuda (?:is )?(?:not|n't) available)"
       R"(|(?:not|n't|never|no longer) (?:be |been )?(?:us(?:e|es|ed|ing)|utili[sz](?:e|es|ed|ing)|detect(?:s|ed|ing)?|recogni[sz](?:e|es|ed|ing)|see(?:s|n|ing)?|find(?:s|ing)?|running on) (?:the |my |any |a )?(?:gpus?|cuda|graphics card|video card|nvidia))"
       R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"

@@ -39,6 +39,8 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("llama-cpp-python: no GPU offload, n_gpu_layers ignored"), "llama.built_without_cuda");
   EXPECT_EQ(likely_id("tensorflow does not use the GPU in WSL"), "tf.missing_gpu_libs");
   EXPECT_EQ(likely_id("Windows 11, tensorflow 2.15: GPU not detected"), "tf.windows_native_no_gpu");
+  // collect_env's own line says it.
+  EXPECT_EQ(likely_id("Is debug build: False\nIs CUDA available: False\n"), "torch.cpu_only_build");
   // Typed without the apostrophe, or as "cannot be": still the symptom.
   EXPECT_EQ(likely_id("pytorch: the GPU isnt recognized"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("pytorch: GPU cannot be recognized"), "torch.cpu_only_build");
