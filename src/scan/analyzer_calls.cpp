@@ -1,6 +1,7 @@
 // What each call means to the rules, read at the call's position in program order: the symbol
 // table holds what every name was bound to by the statements before it.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <scan/analyzer_impl.hpp>
 #include <util/text.hpp>
@@ -1147,6 +1148,74 @@ void Analyzer::check_self_model_calls() {
     }
   }
   m_self_model_calls.resize(mark);
+}
+
+void Analyzer::check_class_model_unmoved() {
+  if (m_class_nodes.empty() || m_classes.empty() || m_ff.module_classes.count(m_classes.back()) > 0) return;
+  Node cls_node = m_class_nodes.back();
+  const std::string_view cls = cls_node.text();
+  const std::string_view text = m_src.text;
+  // `self.model = model` (as given, from a parameter of __init__).
+  static const RE2 k_kept(R"((?m)^\s+self\.(model|net|network|policy)\s*=\s*(\w+)\s*(?:#[^\n]*)?$)");
+  std::string attr, param;
+  re2::StringPiece input(cls.data(), cls.size());
+  if (!RE2::PartialMatch(input, k_kept, &attr, &param)) return;
+  // Inputs moved to the class's device, and run through the kept model.
+  if (cls.find(".to(self.device") == std::string_view::npos && cls.find(".to(self._device") == std::string_view::npos) {
+    return;
+  }
+  if (cls.find("self." + attr + "(") == std::string_view::npos) return;
+  // The class never moves it.
+  const RE2 moved_here("self\\." + attr + R"((?:\.\w+\([^()\n]*\))*\.(?:to|cuda)\(|self\.)" + attr + R"(\s*=[^\n]*\.(?:to|cuda)\()");
+  if (RE2::PartialMatch(input, moved_here)) return;
+  // Every construction in the file hands it a name that is never moved.
+  const std::string ctor = m_classes.back() + "(";
+  const std::size_t cls_begin = cls_node.start_byte(), cls_end = cls_node.end_byte();
+  int constructions = 0;
+  for (std::size_t at = text.find(ctor); at != std::string_view::npos; at = text.find(ctor, at + 1)) {
+    if (at >= cls_begin && at < cls_end) continue;
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' || text[at - 1] == '.')) {
+      continue;
+    }
+    std::size_t b = at + ctor.size();
+    std::size_t e = b;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) != 0 || text[e] == '_')) ++e;
+    if (e == b || e >= text.size() || (text[e] != ')' && text[e] != ',')) return;  // not a plain name
+    const std::string handed(text.substr(b, e - b));
+    bool moved = false;
+    util::for_each_name_use(text, handed, [&](std::string_view rest) {
+      for (std::string_view m : {".to(", ".cuda("}) moved = moved || rest.starts_with(m);
+      auto line = rest.substr(0, rest.find('\n'));
+      auto eq = line.find_first_not_of(' ');
+      if (eq != std::string_view::npos && line[eq] == '=' && eq + 1 < line.size() && line[eq + 1] != '=' &&
+          (line.find(".cuda(") != std::string_view::npos || line.find(".to(") != std::string_view::npos ||
+           line.find("device") != std::string_view::npos)) {
+        moved = true;
+      }
+    });
+    if (moved) return;
+    ++constructions;
+  }
+  if (constructions == 0) return;
+  const std::string needle = "self." + attr + " = " + param;
+  const auto off = cls.find(needle);
+  if (off == std::string_view::npos) return;
+  const std::size_t at = cls_begin + off;
+  int row = 0;
+  std::size_t bol = 0;
+  for (std::size_t i = 0; i < at; ++i) {
+    if (text[i] == '\n') {
+      ++row;
+      bol = i + 1;
+    }
+  }
+  emit_at(RuleId::model_not_moved, row, static_cast<int>(at - bol),
+          fmt::format("`self.{}` is kept as it was given and never moved, while {} moves its inputs to self.device "
+                      "before running them through it, and the file hands it a model it never moves: the model stays "
+                      "on the CPU",
+                      attr, m_classes.back()),
+          {fmt::format("{}(...) is built with `{}` {} time(s) in this file, never moved", m_classes.back(), param, constructions)},
+          fmt::format("self.{} = {}.to(self.device)", attr, param));
 }
 
 }  // namespace gpudoctor::scan

@@ -138,6 +138,9 @@ class Analyzer {
   std::vector<std::size_t> m_self_model_marks;    // where each open class's records start
   void note_self_model_call(Node call);
   void check_self_model_calls();
+  // A plain class that moves its inputs to self.device and runs them through self.model, which it
+  // keeps as given and never moves, in a file whose callers hand it an unmoved model.
+  void check_class_model_unmoved();
   void check_joined(Node call, std::string_view q);
   void note_list_append(Node call);
   void check_trained_together();
