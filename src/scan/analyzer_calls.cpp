@@ -1181,35 +1181,15 @@ void Analyzer::check_class_model_unmoved() {
     std::size_t e = b;
     while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) != 0 || text[e] == '_')) ++e;
     if (e == b || e >= text.size() || (text[e] != ')' && text[e] != ',')) return;  // not a plain name
-    const std::string handed(text.substr(b, e - b));
-    bool moved = false;
-    util::for_each_name_use(text, handed, [&](std::string_view rest) {
-      for (std::string_view m : {".to(", ".cuda("}) moved = moved || rest.starts_with(m);
-      auto line = rest.substr(0, rest.find('\n'));
-      auto eq = line.find_first_not_of(' ');
-      if (eq != std::string_view::npos && line[eq] == '=' && eq + 1 < line.size() && line[eq + 1] != '=' &&
-          (line.find(".cuda(") != std::string_view::npos || line.find(".to(") != std::string_view::npos ||
-           line.find("device") != std::string_view::npos)) {
-        moved = true;
-      }
-    });
-    if (moved) return;
+    if (name_moved_in(text, text.substr(b, e - b), true)) return;
     ++constructions;
   }
   if (constructions == 0) return;
   const std::string needle = "self." + attr + " = " + param;
   const auto off = cls.find(needle);
   if (off == std::string_view::npos) return;
-  const std::size_t at = cls_begin + off;
-  int row = 0;
-  std::size_t bol = 0;
-  for (std::size_t i = 0; i < at; ++i) {
-    if (text[i] == '\n') {
-      ++row;
-      bol = i + 1;
-    }
-  }
-  emit_at(RuleId::model_not_moved, row, static_cast<int>(at - bol),
+  const auto [row, column] = position_of(cls_begin + off);
+  emit_at(RuleId::model_not_moved, row, column,
           fmt::format("`self.{}` is kept as it was given and never moved, while {} moves its inputs to self.device "
                       "before running them through it, and the file hands it a model it never moves: the model stays "
                       "on the CPU",

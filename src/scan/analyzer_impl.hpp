@@ -9,6 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <facts/finding.hpp>
@@ -20,6 +21,10 @@
 #include <scan/syntax.hpp>
 
 namespace gpudoctor::scan {
+
+// Whether `text` moves `name`: `name.to(`, `name.cuda(`, or binds it to a moved value
+// (`name = Net().cuda()`; with `device_word`, any value that names a device).
+bool name_moved_in(std::string_view text, std::string_view name, bool device_word);
 
 struct LoopState {
   std::uint32_t start_byte = 0;
@@ -152,6 +157,12 @@ class Analyzer {
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);
   bool moved_later_by_name(Node call) const;
+  // Moved as soon as it is made, maybe after a reshape (`torch.zeros(n).view(1, -1).to(x.device)`), or
+  // made as an argument of a call that also gets a device (`to_device(torch.ones(n), x.device)`).
+  static bool moved_as_made(Node call);
+  // The 0-based row and column of a byte of the file, and the text of a row.
+  std::pair<int, int> position_of(std::size_t byte) const;
+  std::string_view row_text(int row) const;
   bool mentions_parameter(Node expr);
   bool registers_by_hand(Node at);  // its function calls add_module() or setattr(self, ...)
   // Some file of the scan names CUDA: helpers in files that place nothing themselves (losses.py)

@@ -175,6 +175,59 @@ bool Analyzer::moved_later_by_name(Node call) const {
   return moved;
 }
 
+bool name_moved_in(std::string_view text, std::string_view name, bool device_word) {
+  bool moved = false;
+  util::for_each_name_use(text, name, [&](std::string_view rest) {
+    for (std::string_view m : {".to(", ".cuda("}) moved = moved || rest.starts_with(m);
+    auto line = rest.substr(0, rest.find('\n'));
+    auto eq = line.find_first_not_of(' ');
+    if (eq != std::string_view::npos && line[eq] == '=' && eq + 1 < line.size() && line[eq + 1] != '=' &&
+        (line.find(".cuda(") != std::string_view::npos || line.find(".to(") != std::string_view::npos ||
+         (device_word && line.find("device") != std::string_view::npos))) {
+      moved = true;
+    }
+  });
+  return moved;
+}
+
+bool Analyzer::moved_as_made(Node call) {
+  Node p = call.parent();
+  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
+    if (p.is(NodeKind::subscript)) {  // `torch.LongTensor(v)[None].to(device)`
+      p = p.parent();
+      continue;
+    }
+    auto m = p.field(Field::attribute).text();
+    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return true;
+    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
+  }
+  Node in_args = call.parent();
+  return in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos;
+}
+
+std::pair<int, int> Analyzer::position_of(std::size_t byte) const {
+  const std::string_view text = m_src.text;
+  byte = std::min(byte, text.size());
+  int row = 0;
+  std::size_t bol = 0;
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos && at < byte; at = text.find('\n', at + 1)) {
+    ++row;
+    bol = at + 1;
+  }
+  return {row, static_cast<int>(byte - bol)};
+}
+
+std::string_view Analyzer::row_text(int row) const {
+  const std::string_view text = m_src.text;
+  std::size_t bol = 0;
+  for (int r = 0; r < row && bol != std::string_view::npos; ++r) {
+    bol = text.find('\n', bol);
+    if (bol != std::string_view::npos) ++bol;
+  }
+  if (bol == std::string_view::npos) return {};
+  return text.substr(bol, text.find('\n', bol) - bol);
+}
+
 bool Analyzer::in_host_side_function() const {
   return host_side_function(function_name(), m_classes.empty() ? std::string_view() : std::string_view(m_classes.back()));
 }
@@ -718,14 +771,7 @@ void Analyzer::check_rebound_to_host(Node left, Node right, const Symbol* old, c
     return;
   }
   // It was made on a device: the line that bound it gives one (`device=device`, `.to(device)`, `.cuda()`).
-  const std::string_view text = m_src.text;
-  std::size_t bol = 0;
-  for (int row = 0; row < old->row && bol != std::string_view::npos; ++row) {
-    bol = text.find('\n', bol);
-    if (bol != std::string_view::npos) ++bol;
-  }
-  if (bol == std::string_view::npos) return;
-  const auto bound = text.substr(bol, text.find('\n', bol) - bol);
+  const auto bound = row_text(old->row);
   if (bound.find("device") == std::string_view::npos && bound.find(".cuda(") == std::string_view::npos) return;
   if (bound.find("cpu") != std::string_view::npos || moved_later_by_name(right)) return;
   // Read again in the loop (the next iteration's call), not only after it.
@@ -786,20 +832,7 @@ void Analyzer::check_multi_gpu_only_move(Node call) {
   const auto body = m_function_nodes.back().text();
   const auto before = body.substr(0, branch.start_byte() - m_function_nodes.back().start_byte());
   const auto after = body.substr(branch.end_byte() - m_function_nodes.back().start_byte());
-  for (auto part : {before, after}) {
-    bool moved = false;
-    util::for_each_name_use(part, name, [&](std::string_view rest) {
-      for (std::string_view m : {".to(", ".cuda("}) moved = moved || rest.starts_with(m);
-      // Bound to a moved value (`model = Net().cuda()`).
-      auto line = rest.substr(0, rest.find('\n'));
-      auto eq = line.find_first_not_of(' ');
-      if (eq != std::string_view::npos && line[eq] == '=' && eq + 1 < line.size() && line[eq + 1] != '=' &&
-          (line.find(".cuda(") != std::string_view::npos || line.find(".to(") != std::string_view::npos)) {
-        moved = true;
-      }
-    });
-    if (moved) return;
-  }
+  if (name_moved_in(before, name, false) || name_moved_in(after, name, false)) return;
   emit(RuleId::model_not_moved, call,
        fmt::format("`{}` is moved to the GPU only when more than one GPU is visible (the branch of `{}`): on a machine "
                    "with one GPU it stays on the CPU while its inputs may be moved",
@@ -833,16 +866,7 @@ void Analyzer::check_hand_fetched_batch(Node left, Node source) {
     use = std::min(use, after.find(open));
   }
   if (use == std::string_view::npos) return;
-  const std::size_t at = from + use;
-  int row = static_cast<int>(left.row());
-  std::size_t bol = from;
-  for (std::size_t i = from; i < at; ++i) {
-    if (body[i] == '\n') {
-      ++row;
-      bol = i + 1;
-    }
-  }
-  const int column = static_cast<int>(at - bol);
+  const auto [row, column] = position_of(fn.start_byte() + from + use);
   emit_at(RuleId::inputs_not_moved, row, column,
           fmt::format("`{}` is fetched by hand from {} in {}(): Lightning moves the batches it hands to the *_step "
                       "methods, not this one, so it reaches the model on the CPU",
@@ -859,20 +883,7 @@ void Analyzer::check_optimizer_state_factory(Node call, std::string_view q) {
   if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   if (m_inline_reported.count(call.start_byte()) > 0) return;
-  // Moved once made (`torch.zeros(n).to(p.device)`).
-  Node p = call.parent();
-  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
-    if (p.is(NodeKind::subscript)) {
-      p = p.parent();
-      continue;
-    }
-    auto m = p.field(Field::attribute).text();
-    if (m == "to" || m == "cuda" || m == "type_as") return;
-    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
-  }
-  Node in_args = call.parent();
-  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
-  if (moved_later_by_name(call)) return;
+  if (moved_as_made(call) || moved_later_by_name(call)) return;
   m_inline_reported.insert(call.start_byte());
   emit(RuleId::tensor_created_without_device, call,
        fmt::format("{}(...) in {}() of the optimizer {} has no device=: optimizer state made on the CPU meets "
@@ -896,20 +907,7 @@ void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
   if (!dtype.valid() || !dtype.is(NodeKind::attribute) || dtype.field(Field::attribute).text() != "dtype") return;
   Node source = dtype.field(Field::object);
   if (!source.is(NodeKind::identifier) || !mentions_parameter(source)) return;
-  // Moved once made (`.to(x.device)`, `.cuda()`, `.type_as(x)`), maybe after a reshape.
-  Node p = call.parent();
-  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
-    if (p.is(NodeKind::subscript)) {
-      p = p.parent();
-      continue;
-    }
-    auto m = p.field(Field::attribute).text();
-    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return;
-    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
-  }
-  Node in_args = call.parent();
-  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
-  if (in_host_side_function() || m_inline_reported.count(call.start_byte()) > 0) return;
+  if (moved_as_made(call) || in_host_side_function() || m_inline_reported.count(call.start_byte()) > 0) return;
   // Moved under its name later in the function (`w = torch.tensor(v, dtype=x.dtype); w = w.to(x.device)`).
   if (moved_later_by_name(call)) return;
   m_inline_reported.insert(call.start_byte());
@@ -931,19 +929,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
   // tensor_created_then_moved's business.
-  Node p = call.parent();
-  for (int guard = 0; guard < 8 && (p.is(NodeKind::attribute) || p.is(NodeKind::subscript)); ++guard) {
-    if (p.is(NodeKind::subscript)) {  // `torch.LongTensor(v)[None].to(device)`
-      p = p.parent();
-      continue;
-    }
-    auto m = p.field(Field::attribute).text();
-    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return;
-    p = p.parent().is(NodeKind::call) ? p.parent().parent() : Node();
-  }
-  // An argument of a call that also gets a device (`to_device(torch.Tensor(k), x.device)`).
-  Node in_args = call.parent();
-  if (in_args.is(NodeKind::argument_list) && in_args.text().find("device") != std::string_view::npos) return;
+  if (moved_as_made(call)) return;
   if (in_host_side_function() || m_inline_reported.count(call.start_byte()) > 0) return;
   // One branch of a device test (`if use_cuda: ....cuda() else: torch.zeros(...)`): the CPU one.
   for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
