@@ -45,6 +45,13 @@ constexpr facts::FindingInfo k_infos[] = {
      "memory.required says what a context needs (https://github.com/ollama/ollama/issues/7198)"},
 };
 
+const facts::FindingInfo& info_for(std::string_view id) {
+  for (const auto& info : k_infos) {
+    if (info.id == id) return info;
+  }
+  return k_infos[0];  // not reached: every caller names an id of the table
+}
+
 // The symptom, as people state it: in English and in the languages of the posts that reach
 // maintainers (Chinese, Russian, Japanese, Korean, Spanish, Portuguese, German, French).
 const RE2& symptom() {
@@ -326,7 +333,7 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
       return Prior{"llama.built_without_cuda", facts::Layer::framework,
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
                    "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
-                   std::string(k_infos[1].fix)};
+                   std::string(info_for("llama.built_without_cuda").fix)};
     case Runtime::other: return std::nullopt;
   }
   return std::nullopt;
@@ -684,19 +691,19 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)(?:num_ctx|context[ _]length|context[ _]size|ctx[-_]size)[^\n\d]{0,60}?(\d{2,3})(?:,?(\d{3})|k)\b)re");
   static const RE2 k_on_cpu(R"re((?i)100\s*%\s*cpu|\bcpu/gpu\b|(?:runs?|running|ran|at|on|to|forces?[^\n]{0,30}to)\s+(?:the\s+)?cpu\b|only\s+(?:uses?|using)\s+(?:the\s+)?cpu)re");
   if (RE2::PartialMatch(head, k_ollama) && RE2::PartialMatch(head, k_on_cpu)) {
+    std::size_t number = 0;
     for (std::string_view line : util::lines(head)) {
+      ++number;
       std::string thousands, rest;
       if (line.size() > 512 || !RE2::PartialMatch(line, k_big_context, &thousands, &rest)) continue;
-      const int value = static_cast<int>(util::parse_int(thousands).value_or(0)) * 1000;
-      if (value < 16000) continue;
-      auto shown = first_line_matching(head, k_big_context);
-      if (!shown) break;
-      const auto& info = k_infos[std::size(k_infos) - 1];
+      if (util::parse_int(thousands).value_or(0) < 16) continue;  // 16k and more
+      const auto& info = info_for("ollama.context_exceeds_vram");
       return cause_at_line(info.id, info.layer,
                            "Likely cause: the context length set for Ollama needs more GPU memory than the GPU has. "
                            "The KV cache and compute graph grow with the context; when they do not fit, Ollama "
                            "runs the model partly or wholly on the CPU (`ollama ps` shows the split).",
-                           *shown, "rests on: a post about Ollama with a large context and a model that runs on the CPU",
+                           {number, line}, "rests on: a post about Ollama with a large context and a model that runs "
+                           "on the CPU",
                            std::string(info.fix));
     }
   }
@@ -736,13 +743,13 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   if (RE2::PartialMatch(head, k_container)) {
     if (auto shown = first_line_matching(head, k_after_a_while)) {
       return cause_at_line(
-          k_infos[0].id, k_infos[0].layer,
+          info_for("container.systemd_cgroup_device_loss").id, info_for("container.systemd_cgroup_device_loss").layer,
           "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
           "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
           "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").",
           *shown,
           "rests on: a container that used the GPU before and lost it after a while",
-          std::string(k_infos[0].fix));
+          std::string(info_for("container.systemd_cgroup_device_loss").fix));
     }
   }
   // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, no driver
