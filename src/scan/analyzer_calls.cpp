@@ -1194,7 +1194,8 @@ void Analyzer::check_class_model_unmoved() {
                       "before running them through it, and the file hands it a model it never moves: the model stays "
                       "on the CPU",
                       attr, m_classes.back()),
-          {fmt::format("{}(...) is built with `{}` {} time(s) in this file, never moved", m_classes.back(), param, constructions)},
+          {fmt::format("{}(...) is built {} time(s) in this file, each time with a model that is never moved",
+                       m_classes.back(), constructions)},
           fmt::format("self.{} = {}.to(self.device)", attr, param));
 }
 
