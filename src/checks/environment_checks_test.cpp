@@ -192,7 +192,8 @@ TEST(EnvironmentChecks, WslFromWhatAPostShows) {
   // A WSL 2 kernel older than the one Microsoft's CUDA guide asks for (5.10.43.3), and newer ones.
   f.environment.wsl.is_wsl2 = true;
   f.environment.kernel.release = std::string("5.10.16.3-microsoft-standard-WSL2");
-  const auto* old_kernel = find(run_checks(f), "wsl.no_gpu_support");
+  const auto old_findings = run_checks(f);
+  const auto* old_kernel = find(old_findings, "wsl.no_gpu_support");
   ASSERT_NE(old_kernel, nullptr);
   EXPECT_NE(old_kernel->fix.find("wsl --update"), std::string::npos);
   for (const char* release : {"5.10.43.3-microsoft-standard-WSL2", "5.15.153.1-microsoft-standard-WSL2", "6.6.36.6-microsoft-standard-WSL2"}) {
