@@ -457,7 +457,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     std::string q = qualified_callee(object);
     std::string_view factory = last_component(q);
     Symbol made = infer(object);
-    bool direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
+    bool direct = is_torch_function(q);
     // torch.tensor(host_list) copies host data, which has to cross anyway; code that runs once per
     // object or under a first-time test (optimizer state set-up) is no per-step cost.
     if (direct && made.kind == Kind::tensor && made.placement == Placement::host && factory != "from_numpy" &&

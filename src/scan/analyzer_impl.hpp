@@ -202,6 +202,9 @@ class Analyzer {
   bool moves_to_accelerator(Node call, std::string_view method);  // .to(...) / .cuda(...)
   Node keyword(Node call, std::string_view name) const;
   bool has_splat(Node call) const;
+  // A torch factory that makes a tensor from sizes (torch.zeros, torch.arange, ...) called without
+  // device= and without **kwargs that could carry one: the tensor is made on the CPU.
+  bool unplaced_sized_factory(Node call, std::string_view q) const;
   Node positional(Node call, std::uint32_t index) const;
   std::string qualified_callee(Node call) const;
 
@@ -235,8 +238,9 @@ class Analyzer {
   std::vector<Node> m_function_nodes;      // the enclosing function definitions
   std::unordered_map<std::string, Symbol> m_returns;  // what a function of this file returns
   std::unordered_set<std::string> m_returns_other;     // functions with a return of something else
-  std::unordered_set<std::string> m_returns_tensor;    // functions with a return of a tensor
-  std::unordered_set<std::string> m_returns_nontensor;  // ... and with a return of anything else
+  // What the returns of a function of this file are: k_returns_tensor and/or k_returns_nontensor.
+  static constexpr unsigned k_returns_tensor = 1, k_returns_nontensor = 2;
+  std::unordered_map<std::string, unsigned> m_return_kinds;
   std::unordered_map<std::string, Node> m_plain_lists;  // self.x = [] / {} in a module's __init__
   int m_self_moved_row = -1;               // self.cuda() / self.to(device) in the current __init__
   // A batch that reaches a model unmoved in a loop that moves nothing: reported at the end when

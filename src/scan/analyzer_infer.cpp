@@ -419,7 +419,7 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.kind = Kind::in_memory_dataset;
     return out;
   }
-  const bool torch_direct = starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos;
+  const bool torch_direct = is_torch_function(q);
   const bool legacy_ctor = torch_direct && last.size() >= 6 && last.substr(last.size() - 6) == "Tensor";
   if (torch_direct && (one_of(last, k_tensor_factories) || legacy_ctor)) {
     out.kind = Kind::tensor;
@@ -487,8 +487,8 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     // A function whose every return is a tensor (`return torch.from_numpy(a).float() / 255`): a
     // tensor, wherever it is.
     const std::string key(fn.text());
-    if (r == m_returns.end() && m_returns_tensor.count(key) > 0 && m_returns_nontensor.count(key) == 0 &&
-        lookup(fn.text()) == nullptr) {
+    if (auto k = m_return_kinds.find(key);
+        r == m_returns.end() && k != m_return_kinds.end() && k->second == k_returns_tensor && lookup(fn.text()) == nullptr) {
       out.kind = Kind::tensor;
       return out;
     }

@@ -53,6 +53,11 @@ bool host_side_function(std::string_view name, std::string_view cls) {
 
 }  // namespace
 
+bool Analyzer::unplaced_sized_factory(Node call, std::string_view q) const {
+  return is_torch_function(q) && sized_factory(last_component(q)) && !keyword(call, "device").valid() &&
+         !has_splat(call);
+}
+
 bool Analyzer::mentions_parameter(Node expr) {
   bool found = false;
   int budget = 128;
@@ -86,8 +91,8 @@ Node Analyzer::inline_host_factory(Node e) {
     } else if (e.is(NodeKind::call) && e.field(Field::function).is(NodeKind::attribute)) {
       Node fn = e.field(Field::function);
       std::string q = qualified_callee(e);
-      if (starts_with_package(q, "torch") && q.find('.') == 5 && q.find('.', 6) == std::string::npos) {
-        if (!sized_factory(last_component(q)) || keyword(e, "device").valid() || has_splat(e)) return Node();
+      if (is_torch_function(q)) {
+        if (!unplaced_sized_factory(e, q)) return Node();
         if (m_function_nodes.empty() || in_host_side_function()) return Node();
         return e;
       }
@@ -330,7 +335,7 @@ Node Analyzer::host_constant(Node e) const {
   }
   if (!e.is(NodeKind::call)) return Node();
   std::string q = qualified_callee(e);
-  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string::npos) return Node();
+  if (!is_torch_function(q)) return Node();
   auto name = last_component(q);
   if (name != "tensor" && name != "as_tensor" && name != "scalar_tensor" && name != "zeros" && name != "ones" &&
       name != "full" && name != "empty" && name != "Tensor" && name != "FloatTensor" && name != "LongTensor") {
@@ -450,7 +455,7 @@ void Analyzer::on_return(Node n) {
                                                    !util::contains_icase(n.named(0).text(), "model")));
   const bool method = !m_classes.empty();
   std::string name = (method ? "self." : "") + std::string(function_name());
-  (s.kind == Kind::tensor ? m_returns_tensor : m_returns_nontensor).insert(name);
+  m_return_kinds[name] |= s.kind == Kind::tensor ? k_returns_tensor : k_returns_nontensor;
   if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding && !device_tensor) {
     m_returns_other.insert(name);
     if (auto it = m_returns.find(name); it != m_returns.end() && it->second.kind != Kind::module &&
@@ -880,8 +885,7 @@ void Analyzer::check_optimizer_state_factory(Node call, std::string_view q) {
   if (m_class_nodes.empty() || m_function_nodes.empty() || function_name() == "__init__") return;
   Node bases = m_class_nodes.back().field(Field::superclasses);
   if (!bases.valid() || bases.text().find("Optimizer") == std::string_view::npos) return;
-  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
-  if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
+  if (!unplaced_sized_factory(call, q)) return;
   if (m_inline_reported.count(call.start_byte()) > 0) return;
   if (moved_as_made(call) || moved_later_by_name(call)) return;
   m_inline_reported.insert(call.start_byte());
@@ -894,10 +898,7 @@ void Analyzer::check_optimizer_state_factory(Node call, std::string_view q) {
 }
 
 void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
-  if (m_function_nodes.empty() || !starts_with_package(q, "torch") || q.find('.') != 5 ||
-      q.find('.', 6) != std::string_view::npos) {
-    return;
-  }
+  if (m_function_nodes.empty() || !is_torch_function(q)) return;
   auto last = last_component(q);
   if (!sized_factory(last) && last != "tensor" && last != "as_tensor") return;
   if (keyword(call, "device").valid() || has_splat(call)) return;
@@ -925,8 +926,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
       (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method() && !called_from_forward())) {
     return;
   }
-  if (!starts_with_package(q, "torch") || q.find('.') != 5 || q.find('.', 6) != std::string_view::npos) return;
-  if (!sized_factory(last_component(q)) || keyword(call, "device").valid() || has_splat(call)) return;
+  if (!unplaced_sized_factory(call, q)) return;
   // Moved right away, maybe after a reshape (`torch.arange(n).view(-1, 1).to(device)`):
   // tensor_created_then_moved's business.
   if (moved_as_made(call)) return;
@@ -1027,7 +1027,7 @@ void Analyzer::note_list_append(Node call) {
   if (factory.is(NodeKind::call) && !keyword(factory, "device").valid()) {
     std::string fq = qualified_callee(factory);
     auto last = last_component(fq);
-    if (starts_with_package(fq, "torch") && fq.find('.', 6) == std::string::npos && (sized_factory(last) || last == "tensor")) {
+    if (is_torch_function(fq) && (sized_factory(last) || last == "tensor")) {
       if (feed.host_row < 0) feed.note_host(factory.start_byte(), factory.row(), factory.column(), std::string(snippet(factory, 40)));
       return;
     }

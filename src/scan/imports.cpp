@@ -19,6 +19,11 @@ bool starts_with_package(std::string_view qualified, std::string_view package) {
   return qualified.size() == package.size() || qualified[package.size()] == '.';
 }
 
+bool is_torch_function(std::string_view qualified) {
+  return starts_with_package(qualified, "torch") && qualified.size() > 6 &&
+         qualified.find('.', 6) == std::string_view::npos;
+}
+
 void ImportTable::bind(std::string_view local, std::string qualified) {
   auto [it, inserted] = m_names.try_emplace(std::string(local), qualified);
   if (!inserted && !m_fallback) it->second = std::move(qualified);

@@ -34,4 +34,7 @@ class ImportTable {
 // with "torch").
 bool starts_with_package(std::string_view qualified, std::string_view package);
 
+// "torch.zeros" but not "torch.nn.functional.pad": a function of the torch namespace itself.
+bool is_torch_function(std::string_view qualified);
+
 }  // namespace gpudoctor::scan

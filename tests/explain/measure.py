@@ -6,14 +6,15 @@ Each case file holds a header (source, category, framework, root_cause, split) a
 the ids in root_cause ("a|b": ids that name the same cause). "Nothing" counts posts answered with no
 finding at all.
 
-  measure.py --gpudoctor BIN [--split dev|test|test2|test3|test4|test5|test6|test7|test8|all] [--misses] [--min-top1 SPLIT=PCT ...]
+  measure.py --gpudoctor BIN [--split dev|test|test2|test3|test4|test5|test6|test7|test8|test9|all] [--misses] [--min-top1 SPLIT=PCT ...]
 
 Splits: dev (the rules were written from these), test (held out, but its misses have been read),
 test2 (collected later and held out: no rule was written while looking at it; its misses were read
 once, for a closing note), test3 (a later batch, held out the same way; read after its first measurement), test4 (a small
 batch, not read), test5 (377-400) and test6 (401-414), both held out until their first
 measurement and read on 2026-12-06, test7 (415-447, collected blind on 2026-12-06, measured
-once at 50.0 % and then read), and test8 (455-, the latest batch, collected blind on 2026-12-06 while
+once at 50.0 % and then read), test8 (455-486, collected blind on 2026-12-06, measured once at
+45.8 % and then read), and test9 (495-, the latest batch, collected blind on 2026-12-06 while
 no rule was written from it, not read).
 
 With --min-top1 it is a ratchet: it exits 1 when a split's top-1 falls below the given percentage,
@@ -111,7 +112,7 @@ def explain(gpd, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpudoctor", required=True)
-    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "all"])
+    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "all"])
     ap.add_argument("--misses", action="store_true", help="list every case whose first finding is not the cause")
     ap.add_argument("--min-top1", action="append", default=[], metavar="SPLIT=PCT")
     a = ap.parse_args()
