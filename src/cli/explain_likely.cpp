@@ -43,6 +43,15 @@ constexpr facts::FindingInfo k_infos[] = {
      "Lower num_ctx (or OLLAMA_CONTEXT_LENGTH) until `ollama ps` shows 100% GPU, enable OLLAMA_FLASH_ATTENTION=1 and a "
      "quantised KV cache (OLLAMA_KV_CACHE_TYPE=q8_0) to shrink it, or use a smaller model; the server log's "
      "memory.required says what a context needs (https://github.com/ollama/ollama/issues/7198)"},
+    {"wsl.gpu_in_tcc_mode", facts::Layer::driver, facts::Severity::warning,
+     "The GPU runs in the TCC driver model, which WSL 2 cannot pass to a Linux distribution",
+     "explain: a post about WSL that names the TCC driver model: WSL's GPU paravirtualisation (dxgkrnl) exposes only "
+     "GPUs that Windows drives in WDDM mode (NVIDIA's CUDA on WSL guide), and datacenter GPUs such as the H100 PCIe "
+     "run in TCC only",
+     "Confirm on Windows: nvidia-smi shows TCC in the Driver Model column. Fix: switch a card that supports it to "
+     "WDDM (nvidia-smi -i N -dm 0 as Administrator, then reboot); a card that runs only in TCC needs native Linux "
+     "(dual boot, or a Linux VM with the GPU passed through) instead of WSL; see "
+     "https://docs.nvidia.com/cuda/wsl-user-guide/index.html and https://github.com/microsoft/WSL/issues/9952"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -529,6 +538,20 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "sudo apt remove --purge '^nvidia-.*' '^libnvidia-.*' (keep the Windows driver), install only "
           "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
           "wsl --shutdown");
+    }
+    // A GPU in the TCC driver model (datacenter cards such as the H100 PCIe or A100, or a Quadro
+    // switched to TCC): WSL's GPU paravirtualisation only passes WDDM devices to a distribution.
+    static const RE2 k_tcc(R"re(\bTCC\b)re");
+    if (auto shown = first_line_matching(head, k_tcc)) {
+      const auto& info = info_for("wsl.gpu_in_tcc_mode");
+      return cause_at_line(
+          info.id, info.layer,
+          "Likely cause: the GPU runs in the TCC driver model. WSL 2 gives a distribution only GPUs that "
+          "Windows drives in WDDM mode; a card in TCC (most datacenter GPUs, which cannot leave it, or a "
+          "workstation card switched to it) is invisible inside WSL, whatever the driver version.",
+          *shown,
+          "rests on: the text is about WSL and names the TCC driver model",
+          std::string(info.fix));
     }
     // nvidia-container-cli could not load WSL's libdxcore.so inside a WSL distribution: Windows
     // gives this distribution no GPU (WSL 1, or a Windows build or driver without GPU support).

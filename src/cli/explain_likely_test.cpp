@@ -54,6 +54,15 @@ TEST(ExplainLikely, ADockerPostWhoseGpuIsNotRecognisedWasStartedWithoutIt) {
   EXPECT_NE(likely_id("Gpu isnt recognized after install on Ubuntu"), "container.no_gpu") << "no container named";
 }
 
+TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
+  EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
+            "wsl.gpu_in_tcc_mode");
+  EXPECT_NE(likely_id("Windows 11: CUDA does not see my H100, which is in TCC mode"), "wsl.gpu_in_tcc_mode")
+      << "no WSL named: TCC is the right mode for CUDA on native Windows";
+  EXPECT_NE(likely_id("WSL2: torch.cuda.is_available() is False, the TCCL library is installed"), "wsl.gpu_in_tcc_mode")
+      << "TCC as part of another word is not the driver model";
+}
+
 TEST(ExplainLikely, ALinuxDriverInstalledInsideWslIsNamed) {
   EXPECT_EQ(likely_id("On WSL2 I ran sudo apt install nvidia-driver-535 and now nvidia-smi fails"),
             "wsl.linux_driver_installed");

@@ -92,6 +92,27 @@ TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
 
 // Posts copied through a word processor or a web page carry curly quotes and no-break spaces that
 // the program never printed; a bare "Illegal instruction" (no core dump note) is the SIGILL message.
+TEST(LogScanner, TheCauseBehindAGenericLoadFailureComesFirst) {
+  // jaxlib without the GPU allocator is the CPU build: not a release mismatch of jax and jaxlib.
+  EXPECT_EQ(ids(scan("Unable to initialize backend 'cuda': module 'jaxlib.xla_extension' has no attribute "
+                     "'GpuAllocatorConfig'\nNo GPU/TPU found, falling back to CPU.\n")),
+            (std::vector<std::string>{"log.jaxlib_cpu_only", "log.jax_plugin_mismatch", "log.jax_cpu_fallback"}));
+  EXPECT_EQ(ids(scan("AttributeError: module 'jaxlib.xla_extension' has no attribute 'ifrt_programs'\n")),
+            std::vector<std::string>{"log.jax_plugin_mismatch"});
+  // Typed with another case, as posts do.
+  EXPECT_EQ(ids(scan("Loadlibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll\n")),
+            std::vector<std::string>{"log.ort_cuda_provider_failed"});
+  EXPECT_EQ(ids(scan("java.lang.UnsatisfiedLinkError: Error while loading native library \"JCublas2-0.8.0-windows-x86_64\"\n")),
+            std::vector<std::string>{"log.jcuda_native_library_failed"});
+  // The program in the container got --gpus; Docker's own CLI says it without "Error: ".
+  EXPECT_EQ(ids(scan("Error: unknown flag: --gpus\n")), std::vector<std::string>{"log.gpus_flag_given_to_program"});
+  EXPECT_TRUE(scan("unknown flag: --gpus\nSee 'docker run --help'.\n").empty());
+  EXPECT_EQ(ids(scan("Torch built without cuda support\n")), std::vector<std::string>{"log.torch_not_compiled_with_cuda"});
+  EXPECT_TRUE(scan("torchvision built without cuda support\n").empty()) << "another package";
+  EXPECT_EQ(ids(scan("Error after installation - Nvidia kernel module missing\n")),
+            std::vector<std::string>{"log.no_nvidia_driver"});
+}
+
 TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {
   EXPECT_EQ(ids(scan("NVIDIA-SMI has failed because it couldn\xe2\x80\x99t communicate with the NVIDIA\xc2\xa0" "driver. "
                      "Make sure that the latest NVIDIA driver is installed and running.\n")),

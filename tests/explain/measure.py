@@ -55,6 +55,10 @@ SAME_CAUSE = [
     {"tensorrt.engine_version_mismatch", "log.tensorrt_engine_mismatch"},
     {"wsl.no_gpu_support", "log.wsl_no_gpu_adapter"},
     {"container.no_gpu", "log.container_without_gpu"},
+    {"jax.cpu_only", "log.jaxlib_cpu_only"},
+    {"wsl.pinned_memory_limited", "log.wsl_pinned_memory_limited"},
+    {"compose.gpu_flag_passed_to_app", "log.gpus_flag_given_to_program"},
+    {"binding.cuda_version_mismatch", "log.jcuda_native_library_failed"},
 ]
 
 
