@@ -623,6 +623,10 @@ void Analyzer::on_assignment(Node n) {
     return;
   }
   check_forward_input_to_host(left, right);
+  // `params.requires_grad = True`: a leaf the optimizer will train.
+  if (left.is(NodeKind::attribute) && left.field(Field::attribute).text() == "requires_grad" && right.is(NodeKind::true_)) {
+    check_trainable_on_host(left.field(Field::object), n);
+  }
   // `x, y = next(iter(valid_loader))`: one batch, bound like a loop's.
   if ((left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern) || left.is(NodeKind::identifier)) &&
       right.is(NodeKind::call) && qualified_callee(right) == "next") {

@@ -576,6 +576,11 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     m_trained_module_row = target->row;
     m_trained_module_column = target->column;
   }
+  if (target->kind == Kind::optimizer && method == "load_state_dict") check_optimizer_state_before_move(call, object);
+  if (method == "requires_grad_" && object.is(NodeKind::identifier)) {
+    Node flag = positional(call, 0);
+    if (!flag.valid() || flag.is(NodeKind::true_)) check_trainable_on_host(object, call);
+  }
   // `net = QNet()` of a class imported from elsewhere, then `net.load_state_dict(...)`: a module,
   // on the CPU where it was built (not an optimizer's, scheduler's or scaler's state).
   if (target->kind == Kind::unknown && target->object_ctor && method == "load_state_dict") {
@@ -614,7 +619,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) check_batch_argument(args.named(i), *target, object.text());
   }
-  if (target->kind == Kind::hf_model && method == "generate" && target->placement != Placement::accelerator &&
+  if (target->kind == Kind::hf_model && method == "generate" && target->placement == Placement::host &&
       !target->reported && !target->submodule) {
     target->reported = true;
     emit_at(RuleId::hf_model_not_moved, target->row, target->column,
@@ -854,7 +859,7 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
       break;
     }
   }
-  if (callee.kind == Kind::hf_model && callee.placement != Placement::accelerator && !callee.reported &&
+  if (callee.kind == Kind::hf_model && callee.placement == Placement::host && !callee.reported &&
       !callee.submodule) {
     Symbol* s = lookup(callee_name);
     s->reported = true;
@@ -920,6 +925,8 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
     evidence = fmt::format("another part of the same batch is moved at {}", where(loop.moved_row));
   } else if (callee.kind == Kind::module && m_module_on_accelerator) {
     evidence = "a model in this file is moved to the device";
+  } else if (int row = class_moves_inputs_to_device(callee_name); row >= 0) {
+    evidence = fmt::format("another method of this class moves its inputs to the model's device (at {})", where(row));
   } else {
     auto named_eval = [](std::string_view s) {
       for (std::string_view w : {"eval", "val", "test", "predict", "infer", "score"}) {
@@ -1197,6 +1204,97 @@ void Analyzer::check_class_model_unmoved() {
           {fmt::format("{}(...) is built {} time(s) in this file, each time with a model that is never moved",
                        m_classes.back(), constructions)},
           fmt::format("self.{} = {}.to(self.device)", attr, param));
+}
+
+}  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
+  // `optimizer.load_state_dict(ckpt["optimizer"])` and, later in the same function, `net.cuda()` of
+  // a module named before the load that was not on the device then: the state stays on the CPU.
+  if (m_function_nodes.empty()) return;
+  Node fn = m_function_nodes.back();
+  std::string_view text = m_src.text;
+  std::string_view before = text.substr(fn.start_byte(), call.start_byte() - fn.start_byte());
+  std::string_view after = text.substr(call.end_byte(), fn.end_byte() - call.end_byte());
+  static const RE2 k_move(R"((?m)^[ \t]*(?:if [^\n]*:[ \t]*)?(?:[\w.]+[ \t]*=[ \t]*)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\.(?:cuda|to)\()");
+  re2::StringPiece input(after.data(), after.size());
+  std::string name;
+  while (RE2::FindAndConsume(&input, k_move, &name)) {
+    const Symbol* m = lookup(name);
+    if (m == nullptr || m->kind != Kind::module || m->is_loss || m->placement == Placement::accelerator) continue;
+    // The optimizer was built on it: its parameters are named before the load.
+    if (before.find(name + ".parameters(") == std::string_view::npos &&
+        before.find(name + ".named_parameters(") == std::string_view::npos) {
+      continue;
+    }
+    std::size_t at = static_cast<std::size_t>(input.data() - after.data());
+    int move_row = call.row() + static_cast<int>(util::count_byte(after.substr(0, at), '\n'));
+    emit(RuleId::optimizer_state_before_move, call,
+         fmt::format("`{}`'s state is loaded while `{}` is on the CPU, and `{}` is moved only at {}: load_state_dict() "
+                     "puts the state where the parameters are when it runs, so it stays on the CPU",
+                     optimizer.text(), name, name, where(move_row)),
+         {snippet(call, 80)}, fmt::format("{}.to(device) before {}.load_state_dict(...)", name, optimizer.text()));
+    return;
+  }
+}
+
+}  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+int Analyzer::class_moves_inputs_to_device(std::string_view callee_name) const {
+  // `x.to(self.model_device)` / `y.to(self.device)` in a method of the class whose `self.model` is
+  // called: the class itself says the model may be on a GPU.
+  if (!callee_name.starts_with("self.") || m_class_nodes.empty()) return -1;
+  Node cls = m_class_nodes.back();
+  std::string_view text = cls.text();
+  for (std::size_t at = text.find(".to(self."); at != std::string_view::npos; at = text.find(".to(self.", at + 1)) {
+    std::string_view arg = text.substr(at + 9, 40);
+    arg = arg.substr(0, arg.find(')'));
+    if (arg.find("device") == std::string_view::npos) continue;
+    return cls.row() + static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
+  }
+  return -1;
+}
+
+}  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+void Analyzer::check_trainable_on_host(Node name, Node at) {
+  // `p = torch.full((d,), 0.5)` then `p.requires_grad = True` in a file that puts its data on a
+  // device: a tensor the optimizer trains, left on the CPU while the data it meets is on the GPU.
+  // Not in a module's methods (model.to() moves what becomes its parameter), nor where host
+  // tensors are meant (a Dataset's items, a collate function). Weight set-up (`init_params()`) is
+  // just where such tensors are made.
+  if (!name.is(NodeKind::identifier) || m_function_nodes.empty() || !m_ff.uses_device || in_module_method()) return;
+  if (auto f = function_name(); f.find("getitem") != std::string_view::npos || f.find("collate") != std::string_view::npos ||
+      (!m_classes.empty() && m_classes.back().find("Dataset") != std::string::npos)) {
+    return;
+  }
+  Symbol* s = lookup(name.text());
+  if (s == nullptr || !s->made_on_host() || !s->sized || s->zero_dim || s->reported || s->row < 0) return;
+  Node fn = m_function_nodes.back();
+  if (s->row < fn.row()) return;
+  // Moved afterwards (`p = p.to(device)`, `p.cuda()`), or the function chooses the device itself.
+  auto body = fn.text();
+  auto after = body.substr(std::min<std::size_t>(body.size(), at.end_byte() - fn.start_byte()));
+  if (name_moved_in(after, name.text(), true)) return;
+  if (after.find("Parameter(" + std::string(name.text())) != std::string_view::npos) return;  // becomes a module's
+  for (Node up = at.parent(); up.valid() && up != fn; up = up.parent()) {
+    if (!up.is(NodeKind::if_statement) && !up.is(NodeKind::elif_clause)) continue;
+    auto test = up.field(Field::condition).text();
+    if (test.find("cuda") != std::string_view::npos || test.find("device") != std::string_view::npos) return;
+  }
+  s->reported = true;
+  emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+          fmt::format("`{}` is made on the CPU (no device=) and made trainable at {}, in a file that puts its data on a "
+                      "device: the optimizer keeps it on the CPU, and the first operation with the data fails "
+                      "(\"Expected all tensors to be on the same device\")",
+                      name.text(), where(at.row())),
+          {snippet(at, 80)}, fmt::format("create `{}` with device=device (the data's device)", name.text()));
 }
 
 }  // namespace gpudoctor::scan

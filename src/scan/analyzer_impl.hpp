@@ -202,6 +202,15 @@ class Analyzer {
   bool moves_to_accelerator(Node call, std::string_view method);  // .to(...) / .cuda(...)
   Node keyword(Node call, std::string_view name) const;
   bool has_splat(Node call) const;
+  void check_optimizer_state_before_move(Node call, Node optimizer);
+  // `name.requires_grad = True` / `name.requires_grad_()` at `at`, of a tensor made here without a device.
+  void check_trainable_on_host(Node name, Node at);
+  // The row of `.to(self.<...device...>)` in the current class (its methods move inputs to the
+  // model's device), or -1; only for a callee `self.x`.
+  int class_moves_inputs_to_device(std::string_view callee_name) const;
+  // Where from_pretrained(**kwargs) puts the model: accelerator when the dict is seen to get a
+  // device_map, unknown otherwise.
+  Placement splat_device_map(Node call) const;
   // A torch factory that makes a tensor from sizes (torch.zeros, torch.arange, ...) called without
   // device= and without **kwargs that could carry one: the tensor is made on the CPU.
   bool unplaced_sized_factory(Node call, std::string_view q) const;

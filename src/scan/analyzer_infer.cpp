@@ -4,6 +4,8 @@
 // yields "unknown", never a stack overflow.
 #include <scan/analyzer_impl.hpp>
 
+#include <util/text.hpp>
+
 namespace gpudoctor::scan {
 namespace {
 
@@ -11,7 +13,9 @@ constexpr int k_max_depth = 24;
 
 constexpr std::string_view k_tensor_factories[] = {"tensor", "zeros",  "ones",     "empty", "full",  "rand",
                                                    "randn",  "randint", "arange", "linspace", "eye",  "randperm",
-                                                   "stack",  "cat",    "from_numpy", "as_tensor", "normal"};
+                                                   "stack",  "cat",    "from_numpy", "as_tensor", "normal",
+                                                   "logspace", "triu_indices", "tril_indices", "hann_window",
+                                                   "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"};
 
 // Methods that return their receiver's kind unchanged (and, for tensors, its placement).
 constexpr std::string_view k_same_kind_methods[] = {"float",   "half",   "double",  "long",      "int",
@@ -77,6 +81,26 @@ bool Analyzer::has_splat(Node call) const {
     if (args.named(i).is(NodeKind::dictionary_splat)) return true;
   }
   return false;
+}
+
+Placement Analyzer::splat_device_map(Node call) const {
+  // from_pretrained(name, **kwargs): where the dict is filled in this function (or the module) on
+  // one line that names it and device_map (`kw["device_map"] = "cuda"`, `kw.setdefault("device_map",
+  // ...)`, `kw = {"device_map": "auto"}`), the model is placed; otherwise the dict may carry one.
+  Node args = call.field(Field::arguments);
+  Node scope = m_function_nodes.empty() ? Node() : m_function_nodes.back();
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (!a.is(NodeKind::dictionary_splat) || a.named_count() == 0 || !a.named(0).is(NodeKind::identifier)) continue;
+    std::string_view name = a.named(0).text();
+    std::string_view text = scope.valid() ? scope.text() : m_root.text();
+    for (std::string_view line : util::lines(text)) {
+      if (line.size() > 400 || line.find("device_map") == std::string_view::npos || line.find(name) == std::string_view::npos) continue;
+      if (util::contains_icase(line, "\"cpu\"") || util::contains_icase(line, "'cpu'")) continue;
+      return Placement::accelerator;
+    }
+  }
+  return Placement::unknown;
 }
 
 Node Analyzer::positional(Node call, std::uint32_t index) const {
@@ -349,7 +373,8 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       if (is_hf_model_class(cls)) {
         out.kind = Kind::hf_model;
         out.placement = keyword(call, "device_map").valid() || keyword(call, "device").valid() ? Placement::accelerator
-                                                                                                 : Placement::host;
+                        : has_splat(call) ? splat_device_map(call)
+                                          : Placement::host;
         return out;
       }
       return out;

@@ -29,7 +29,8 @@ bool has_weights(std::string_view layer) {
 bool sized_factory(std::string_view name) {
   for (std::string_view f : {"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace", "eye",
                              "randperm", "normal", "FloatTensor", "LongTensor", "Tensor", "ByteTensor", "BoolTensor",
-                             "IntTensor", "DoubleTensor", "HalfTensor"}) {
+                             "IntTensor", "DoubleTensor", "HalfTensor", "logspace", "triu_indices", "tril_indices",
+                             "hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"}) {
     if (name == f) return true;
   }
   return false;

@@ -18,7 +18,8 @@ constexpr ScanRule k_rules[] = {
      {"code.inputs_not_moved", Layer::code, Severity::error,
       "The model is on the GPU but a batch from the loader reaches it without .to(device)",
       "A name bound by iterating a DataLoader (or a training loop's batch) passed unmoved to a module while the model, "
-      "or another part of the same batch, was moved to a device; an evaluation loop (its function or source named "
+      "or another part of the same batch, was moved to a device, or (for `self.model`) another method of the class "
+      "moves its inputs to the model's device (`x.to(self.device)`); an evaluation loop (its function or source named "
       "eval/val/test/predict/score) that feeds a model unmoved batches while the file's training loop moves its own, "
       "also a loop over the same name as the training loop (`for batch in batches:`) when a caller of its function "
       "moves a model first (a batch rebound by a helper given a device, `batch = to_device(batch, device)`, counts "
@@ -137,7 +138,8 @@ constexpr ScanRule k_rules[] = {
      {"code.hf_model_not_moved", Layer::code, Severity::error,
       "A from_pretrained() model runs on the CPU: no device_map and never moved",
       "Model.from_pretrained(...) without device_map, called or used to generate() in the same scope with no .to() or "
-      ".cuda() in between; not a submodule (self.x of an nn.Module subclass, moved with its parent)",
+      ".cuda() in between; not a submodule (self.x of an nn.Module subclass, moved with its parent), nor a load with "
+      "**kwargs that may carry device_map (a dict the function fills with device_map counts as placing the model)",
       "from_pretrained(name, device_map=\"auto\") or model.to(\"cuda\") before use (inputs too: "
       "inputs.to(model.device))"}},
     {RuleId::sklearn_cpu_only,
@@ -211,8 +213,19 @@ constexpr ScanRule k_rules[] = {
       "the inputs, whose elements then meet in arithmetic (`v * values[i]`) or are joined; a function that returns a "
       "constant made without device= (`return torch.tensor(0.0)`, directly or through a name) where another of its "
       "returns gives a value computed from its inputs at the same place, unless the function tests the device: a "
-      "warning in a module's methods and in functions they call by name, advice elsewhere",
+      "warning in a module's methods and in functions they call by name, advice elsewhere; and a tensor made without "
+      "device= and made trainable (`p.requires_grad = True`, `p.requires_grad_()`) outside a module, in a file that "
+      "places its data on a device, unless it is moved afterwards or wrapped in nn.Parameter",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
+    {RuleId::optimizer_state_before_move,
+     {"code.optimizer_state_before_move", Layer::code, Severity::error,
+      "The optimizer's state is loaded while the model is still on the CPU, and the model is moved afterwards",
+      "optimizer.load_state_dict(...) followed, in the same function, by model.cuda() / model.to(device) of a module "
+      "the optimizer was built on: load_state_dict() casts the saved state (momentum, Adam's averages) to the "
+      "parameters' device at that moment, the CPU, and moving the model later moves only the parameters, so the "
+      "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices",
+      "Move the model first, then load the optimizer's state: model.to(device) before optimizer.load_state_dict(...) "
+      "(build the optimizer after the move, or at least load into it after)"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

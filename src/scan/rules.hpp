@@ -35,6 +35,7 @@ enum class RuleId {
   module_not_registered,
   tensor_attribute_not_buffer,
   tensor_created_without_device,
+  optimizer_state_before_move,
   k_count
 };
 

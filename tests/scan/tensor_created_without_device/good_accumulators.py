@@ -31,3 +31,13 @@ class EpochConfusionOnHost(torch.nn.Module):
         for o in outputs:
             total += o["confusion"].cpu()  # brought to the host first
         return total.trace() / total.sum()
+
+
+def collect_logits(loader):
+    logits = torch.empty(0, device="cuda")
+    kept = torch.empty(0)
+    for x in loader:
+        out = model(x.cuda())
+        logits = torch.cat((logits, out))
+        kept = torch.cat((kept, out.cpu()))  # brought to the host first
+    return logits, kept
