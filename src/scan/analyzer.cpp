@@ -309,6 +309,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
+      check_default_gpu_from_input(n);
       if (is_fallback_conditional(n)) {
         std::string name;
         for (Node p = n.parent(); p.valid() && !p.is(NodeKind::block) && !p.is(NodeKind::module); p = p.parent()) {

@@ -1298,3 +1298,30 @@ void Analyzer::check_trainable_on_host(Node name, Node at) {
 }
 
 }  // namespace gpudoctor::scan
+
+namespace gpudoctor::scan {
+
+void Analyzer::check_default_gpu_from_input(Node conditional) {
+  if (conditional.named_count() < 3) return;
+  Node chosen = conditional.named(0), test = conditional.named(1), other = conditional.named(2);
+  if (!test.is(NodeKind::attribute) || test.field(Field::attribute).text() != "is_cuda") return;
+  Node input = test.field(Field::object);
+  if (!is_cpu_device(other)) return;
+  auto bare_cuda = [&](Node e) {
+    if (auto v = string_value(e)) return *v == "cuda";
+    if (e.is(NodeKind::call) && qualified_callee(e) == "torch.device") {
+      Node args = e.field(Field::arguments);
+      auto v = string_value(positional(e, 0));
+      return args.valid() && args.named_count() == 1 && v && *v == "cuda";
+    }
+    return false;
+  };
+  if (!bare_cuda(chosen)) return;
+  emit(RuleId::default_gpu_from_input, conditional,
+       fmt::format("`{}` means the current GPU (cuda:0 unless set), not the one `{}` is on: with inputs on cuda:1 the "
+                   "tensors made with this device are on another GPU (\"Expected all tensors to be on the same device\")",
+                   snippet(conditional, 60), input.text()),
+       {snippet(conditional.parent(), 80)}, fmt::format("{}.device", input.text()));
+}
+
+}  // namespace gpudoctor::scan

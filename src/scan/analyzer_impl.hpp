@@ -203,6 +203,8 @@ class Analyzer {
   Node keyword(Node call, std::string_view name) const;
   bool has_splat(Node call) const;
   void check_optimizer_state_before_move(Node call, Node optimizer);
+  // `"cuda" if x.is_cuda else "cpu"`: the default GPU, not x's.
+  void check_default_gpu_from_input(Node conditional);
   // `name.requires_grad = True` / `name.requires_grad_()` at `at`, of a tensor made here without a device.
   void check_trainable_on_host(Node name, Node at);
   // The row of `.to(self.<...device...>)` in the current class (its methods move inputs to the

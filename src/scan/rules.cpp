@@ -226,6 +226,13 @@ constexpr ScanRule k_rules[] = {
       "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices",
       "Move the model first, then load the optimizer's state: model.to(device) before optimizer.load_state_dict(...) "
       "(build the optimizer after the move, or at least load into it after)"}},
+    {RuleId::default_gpu_from_input,
+     {"code.default_gpu_from_input", Layer::code, Severity::warning,
+      "A device chosen as \"cuda\" from an input's is_cuda: the default GPU, not the input's",
+      "`torch.device(\"cuda\") if x.is_cuda else torch.device(\"cpu\")` (or the same with strings): \"cuda\" is the "
+      "current GPU (cuda:0 unless torch.cuda.set_device() was called), so for inputs on cuda:1 (a second GPU, one "
+      "DDP process per GPU) the tensors made on this device are on another GPU than the input",
+      "Use the input's own device: `device = x.device` (or x.new_zeros(...), torch.zeros_like(x))"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

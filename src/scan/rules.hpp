@@ -36,6 +36,7 @@ enum class RuleId {
   tensor_attribute_not_buffer,
   tensor_created_without_device,
   optimizer_state_before_move,
+  default_gpu_from_input,
   k_count
 };
 
