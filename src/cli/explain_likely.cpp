@@ -81,6 +81,8 @@ const RE2& symptom() {
       R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
       R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
+      // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
+      R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
       R"(|only (?:shows?|lists?|returns?|gives?|has|contains?|prints?)\W{0,4}cpuexecutionprovider)"
       R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"

@@ -47,6 +47,9 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   // A torch that was installed as the CPU build, said in Chinese.
   EXPECT_EQ(likely_id("按 requirements 安装时 torch 自动装成了 CPU 版本"), "torch.cpu_only_build");
   EXPECT_EQ(likely_id("pytorch 是 CPU 版本吗"), "torch.cpu_only_build");
+  // What Lightning and torch.utils.cpp_extension print when torch sees no GPU.
+  EXPECT_EQ(likely_id("MisconfigurationException: GPUs requested but none are available."), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"), "torch.cpu_only_build");
 }
 
 TEST(ExplainLikely, ADockerPostWhoseGpuIsNotRecognisedWasStartedWithoutIt) {
