@@ -52,6 +52,14 @@ constexpr facts::FindingInfo k_infos[] = {
      "WDDM (nvidia-smi -i N -dm 0 as Administrator, then reboot); a card that runs only in TCC needs native Linux "
      "(dual boot, or a Linux VM with the GPU passed through) instead of WSL; see "
      "https://docs.nvidia.com/cuda/wsl-user-guide/index.html and https://github.com/microsoft/WSL/issues/9952"},
+    {"ollama.arch_unsupported", facts::Layer::framework, facts::Severity::warning,
+     "The GPU is older than the compute capabilities Ollama's builds support, so Ollama runs on the CPU",
+     "explain: a post about Ollama that names an NVIDIA GPU (or states its compute capability) below 5.0 (Kepler: "
+     "Tesla K80, GTX 780), or below 6.0 with Ollama 0.1.16-0.1.21: Ollama's CUDA runners carry no kernels for it, "
+     "so it skips the GPU (\"CUDA GPU is too old. Falling back to CPU mode\") or its runner fails",
+     "Use a GPU with compute capability 5.0 or newer (https://github.com/ollama/ollama/blob/main/docs/gpu.md); a "
+     "Kepler card (3.5/3.7) needs a build from source for its architecture (ollama/ollama#1756), and 5.x cards need "
+     "Ollama 0.1.22 or later (ollama/ollama#2116)"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -712,6 +720,39 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // Ollama with a large context that runs on the CPU: the KV cache and graph for that context do not
   // fit in GPU memory, so the scheduler puts the model on the CPU (ollama/ollama#7198, #9902).
   static const RE2 k_ollama(R"((?i)\bollama\b)");
+  // Ollama with an NVIDIA GPU older than its builds target: compute capability 5.0 and up since
+  // 0.1.22 (ollama/ollama#2116), 6.0 and up in 0.1.16-0.1.21 (#1992: "CUDA GPU is too old").
+  if (RE2::PartialMatch(head, k_ollama)) {
+    auto gpu = gpu_named(head, false);
+    if (!gpu) {
+      for (std::string_view line : util::lines(head)) {
+        if (line.size() <= 512 && (gpu = cc_stated(line))) break;
+      }
+    }
+    static const RE2 k_version(R"re((?i)ollama[^\n]{0,40}?\bv?0\.(\d+)\.(\d+)\b)re");
+    std::string minor, patch;
+    const bool versioned = RE2::PartialMatch(head, k_version, &minor, &patch);
+    const bool early = versioned && minor == "1" && util::parse_int(patch).value_or(0) >= 16 &&
+                       util::parse_int(patch).value_or(99) <= 21;
+    const checks::ComputeCapability lowest = early ? checks::ComputeCapability{6, 0} : checks::ComputeCapability{5, 0};
+    if (gpu && gpu->cc < lowest) {
+      const auto& info = info_for("ollama.arch_unsupported");
+      facts::Finding f;
+      f.id = std::string(info.id);
+      f.layer = info.layer;
+      f.severity = facts::Severity::warning;
+      f.message = fmt::format("Likely cause: the {} has compute capability {}, below the {} that Ollama{} is built for, "
+                              "so Ollama does not use it (or its CUDA runner fails) and runs the model on the CPU.",
+                              gpu->match, gpu->cc.dotted(), lowest.dotted(),
+                              versioned ? fmt::format(" 0.{}.{}", minor, patch) : std::string());
+      f.evidence = {fmt::format("the text names the GPU: {}", gpu->match),
+                    "rests on: Ollama's supported compute capabilities (docs/gpu.md: 5.0 and newer; 6.0 in 0.1.16-0.1.21)"};
+      f.fix = early ? "Upgrade Ollama to 0.1.22 or later, whose builds include compute capability 5.x"
+                    : std::string(info.fix);
+      f.docs = facts::docs_anchor(f.id);
+      return f;
+    }
+  }
   static const RE2 k_big_context(
       R"re((?i)(?:num_ctx|context[ _]length|context[ _]size|ctx[-_]size)[^\n\d]{0,60}?(\d{2,3})(?:,?(\d{3})|k)\b)re");
   static const RE2 k_on_cpu(R"re((?i)100\s*%\s*cpu|\bcpu/gpu\b|(?:runs?|running|ran|at|on|to|forces?[^\n]{0,30}to)\s+(?:the\s+)?cpu\b|only\s+(?:uses?|using)\s+(?:the\s+)?cpu)re");

@@ -57,6 +57,15 @@ TEST(ExplainLikely, ADockerPostWhoseGpuIsNotRecognisedWasStartedWithoutIt) {
   EXPECT_NE(likely_id("Gpu isnt recognized after install on Ubuntu"), "container.no_gpu") << "no container named";
 }
 
+TEST(ExplainLikely, OllamaWithAGpuOlderThanItsBuildsIsNamed) {
+  EXPECT_EQ(likely_id("Ollama can't find my 4 Tesla K80 GPUs and uses the CPU.\nOllama version: 0.5.11"),
+            "ollama.arch_unsupported");
+  // 0.1.16-0.1.21 were built for 6.0 and newer only.
+  EXPECT_EQ(likely_id("CUDA error 999 after updating Ollama to v0.1.19 on a GeForce GTX 950M"), "ollama.arch_unsupported");
+  EXPECT_NE(likely_id("CUDA error 999 after updating Ollama to v0.3.1 on a GeForce GTX 950M"), "ollama.arch_unsupported");
+  EXPECT_NE(likely_id("Ollama uses the CPU on my RTX 3060"), "ollama.arch_unsupported");
+}
+
 TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
   EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
             "wsl.gpu_in_tcc_mode");

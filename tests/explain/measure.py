@@ -59,6 +59,7 @@ SAME_CAUSE = [
     {"wsl.pinned_memory_limited", "log.wsl_pinned_memory_limited"},
     {"compose.gpu_flag_passed_to_app", "log.gpus_flag_given_to_program"},
     {"binding.cuda_version_mismatch", "log.jcuda_native_library_failed"},
+    {"ollama.arch_unsupported", "log.ollama_gpu_too_old"},
 ]
 
 
