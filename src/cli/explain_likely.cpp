@@ -60,6 +60,14 @@ constexpr facts::FindingInfo k_infos[] = {
      "Use a GPU with compute capability 5.0 or newer (https://github.com/ollama/ollama/blob/main/docs/gpu.md); a "
      "Kepler card (3.5/3.7) needs a build from source for its architecture (ollama/ollama#1756), and 5.x cards need "
      "Ollama 0.1.22 or later (ollama/ollama#2116)"},
+    {"wsl.host_build_gpu_regression", facts::Layer::environment, facts::Severity::warning,
+     "A Windows preview (Insider) build broke GPU compute in WSL",
+     "explain: a post that shows a Windows build number no release has (20000 and above, other than 22000, 22621, "
+     "22631, 26100 and 26200) and a GPU that fails (nvidia-smi cannot reach the driver, no CUDA device, /dev/dxg "
+     "missing, \"all CUDA-capable devices are busy or unavailable\"): several Insider builds shipped with GPU "
+     "paravirtualisation broken",
+     "Update to the next preview build (Settings > Windows Update; the issue tracker of microsoft/WSL lists the known "
+     "broken builds, e.g. microsoft/WSL#6773) or leave the Insider programme for a released build; then wsl --shutdown"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -533,6 +541,31 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "rests on: a hosted notebook (Colab or Kaggle) that finds no NVIDIA driver or GPU",
           "Colab: Runtime > Change runtime type > a GPU accelerator, then run again (!nvidia-smi shows it); Kaggle: "
           "Settings > Accelerator > GPU. When none is offered, the usage limit was reached");
+    }
+  }
+  // A Windows preview (Insider) build: GPU compute in WSL broke in several of them (20231-20236,
+  // 21343-21354: microsoft/WSL#6773 and the builds' release notes), and only a later build fixed it.
+  // Released builds are 19041-19045 (Windows 10), 22000, 22621, 22631, 26100 and 26200 (Windows 11).
+  {
+    static const RE2 k_build(
+        R"re((?i)(?:version\s+10\.0\.|\bbuild\s*(?:number\s*)?[:#]?\s*|\bwindows\s*(?:10|11)?\s*[:：]\s*(?:10\.0\.)?)(2\d{4})\b)re");
+    static const RE2 k_gpu_fails(
+        R"re((?i)NVIDIA-SMI has failed|no CUDA-capable device|devices are busy or unavailable|/dev/dxg|CUDA_ERROR_NO_DEVICE|cannot use gpu|gpu support)re");
+    std::size_t number = 0;
+    for (std::string_view line : util::lines(head)) {
+      ++number;
+      std::string build;
+      if (line.size() > 512 || !RE2::PartialMatch(line, k_build, &build)) continue;
+      const int b = util::parse_int(build).value_or(0);
+      if (b == 22000 || b == 22621 || b == 22631 || b == 26100 || b == 26200) continue;
+      if (!first_line_matching(head, k_gpu_fails) && !first_line_matching(head, symptom())) break;
+      const auto& info = info_for("wsl.host_build_gpu_regression");
+      return cause_at_line(info.id, info.layer,
+                           fmt::format("Likely cause: Windows build {} is a preview (Insider) build, and GPU compute in "
+                                       "WSL was broken in several of them; nothing inside the distribution is at fault.",
+                                       b),
+                           {number, line}, "rests on: a Windows build number that no release has, and a GPU that fails",
+                           std::string(info.fix));
     }
   }
   if (wsl_named(head, described)) {

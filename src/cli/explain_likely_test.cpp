@@ -66,6 +66,18 @@ TEST(ExplainLikely, OllamaWithAGpuOlderThanItsBuildsIsNamed) {
   EXPECT_NE(likely_id("Ollama uses the CPU on my RTX 3060"), "ollama.arch_unsupported");
 }
 
+TEST(ExplainLikely, AWindowsPreviewBuildThatBrokeGpuComputeIsNamed) {
+  EXPECT_EQ(likely_id("After updating to Windows 10 preview build 21354 the /dev/dxg device is gone in WSL2"),
+            "wsl.host_build_gpu_regression");
+  EXPECT_EQ(likely_id("RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable\nwindows: 20231.1005"),
+            "wsl.host_build_gpu_regression");
+  // A released build is no preview; a preview build without a failing GPU is no cause.
+  EXPECT_NE(likely_id("Microsoft Windows [Version 10.0.22631.4169]\nNVIDIA-SMI has failed in WSL"),
+            "wsl.host_build_gpu_regression");
+  EXPECT_NE(likely_id("Microsoft Windows [Version 10.0.21354.1000]\nHow do I install Ubuntu?"),
+            "wsl.host_build_gpu_regression");
+}
+
 TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
   EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
             "wsl.gpu_in_tcc_mode");
