@@ -14,8 +14,8 @@ once, for a closing note), test3 (a later batch, held out the same way; read aft
 batch, not read), test5 (377-400) and test6 (401-414), both held out until their first
 measurement and read on 2026-12-06, test7 (415-447, collected blind on 2026-12-06, measured
 once at 50.0 % and then read), test8 (455-486, collected blind on 2026-12-06, measured once at
-45.8 % and then read), and test9 (495-, the latest batch, collected blind on 2026-12-06 while
-no rule was written from it, not read).
+45.8 % and then read), and test9 (495-529, collected blind on 2026-12-06, measured once at 45.5 % after
+the rules written from test8, the same 45.5 % as before them, and then read).
 
 With --min-top1 it is a ratchet: it exits 1 when a split's top-1 falls below the given percentage,
 so an accuracy that was reached is never lost unnoticed.

@@ -12,7 +12,7 @@ that line is counted apart (advice a user may have turned off is not a catch).
 
 Splits: dev and dev2 were read while the rules were written; test is held out; test2 (35-60 and 87-106)
 was held out until it was read after its first measurement (23.9 %); test3 (107-126) and test4 (127-146) were
-collected later and read only after their first measurement (30 % and 20 %); test5 (147-162), test6 (163-178) and test7 (179-198) were read after their first measurement; test8 (199-211), collected blind on 2026-12-06, was measured once at 15.4 % and then read; test9 (212-), collected blind on 2026-12-06 while no rule was written from it, is the latest, not read. File names start with the case number, of any width.
+collected later and read only after their first measurement (30 % and 20 %); test5 (147-162), test6 (163-178) and test7 (179-198) were read after their first measurement; test8 (199-211), collected blind on 2026-12-06, was measured once at 15.4 % and then read; test9 (212-228), collected blind on 2026-12-06, was measured once at 23.5 % (after the rules written from test8, the same as before them) and then read. File names start with the case number, of any width.
 """
 import argparse
 import ast
