@@ -68,6 +68,21 @@ constexpr facts::FindingInfo k_infos[] = {
      "paravirtualisation broken",
      "Update to the next preview build (Settings > Windows Update; the issue tracker of microsoft/WSL lists the known "
      "broken builds, e.g. microsoft/WSL#6773) or leave the Insider programme for a released build; then wsl --shutdown"},
+    {"wsl.container_toolkit_too_old_for_windows_driver", facts::Layer::environment, facts::Severity::warning,
+     "The container toolkit is too old for the Windows NVIDIA driver (555+): CUDA fails with \"named symbol not found\"",
+     "explain: CUDA's start-up fails with \"named symbol not found\" (CUDA_ERROR_NOT_FOUND, error 500, from cuInit or "
+     "cudaGetDeviceCount) in a post about WSL, Windows or Docker Desktop: Windows drivers 555 and later need "
+     "libnvdxgdmal.so.1 mapped into WSL 2 containers (NVIDIA/nvidia-container-toolkit#520)",
+     "Update Docker Desktop to 4.31 or later, or nvidia-container-toolkit inside the WSL distribution to 1.14.4/1.15.0 "
+     "or later, then restart the container; or, until then, install a Windows driver older than 555 (e.g. 552.44)"},
+    {"wsl.pinned_memory_limited", facts::Layer::environment, facts::Severity::warning,
+     "CUDA on WSL limits pinned host memory: pinned allocations fail or are turned off",
+     "explain: a post about WSL where llama.cpp (ggml) fails with CUDA \"out of memory\" while loading a model: NVIDIA's "
+     "CUDA on WSL guide lists limited pinned system memory, and ggml pinned its host buffers (ggml-org/llama.cpp#1594); "
+     "frameworks that detect WSL turn pinning off instead (log.wsl_pinned_memory_limited)",
+     "Set GGML_CUDA_NO_PINNED=1 (or update llama.cpp / llama-cpp-python to a release that stops pinning under WSL); "
+     "for other programs, pin less (DataLoader pin_memory=False) or run on native Linux; see "
+     "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -282,6 +297,14 @@ struct Prior {
   std::string fix;
 };
 
+// The generic fix the catalogue gives for a check's id.
+std::string_view catalogue_fix(std::string_view id) {
+  for (const auto& c : checks::all_checks()) {
+    if (c.info.id == id) return c.info.fix;
+  }
+  return {};
+}
+
 std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_view head) {
   switch (r) {
     case Runtime::none:
@@ -349,13 +372,26 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "the PaddlePaddle that is installed is the CPU package (`paddlepaddle`, not `paddlepaddle-gpu`)",
                    "Confirm: python -c \"import paddle; print(paddle.device.is_compiled_with_cuda())\". Fix: pip "
                    "uninstall paddlepaddle, then install paddlepaddle-gpu for the CUDA version of the machine"};
-    case Runtime::onnxruntime:
+    case Runtime::onnxruntime: {
+      // onnxruntime-gpu shown, and no plain onnxruntime package beside it: the GPU package is there, and
+      // what it most often lacks is the CUDA and cuDNN of the major versions it was built for.
+      static const RE2 k_gpu_package(R"re((?i)onnxruntime-gpu)re");
+      static const RE2 k_cpu_package(
+          R"re((?i)(?:^|[\s"'`])onnxruntime(?:==|\s+v?\d|\s*$|[,;)`]|\s+(?:and|&|\+|is|was|package)\b)|install\s+[^\n]*\bonnxruntime(?:\s|$|==))re");
+      if (RE2::PartialMatch(head, k_gpu_package) && !RE2::PartialMatch(head, k_cpu_package)) {
+        return Prior{"ort.cuda_provider_libs_missing", facts::Layer::framework,
+                     "onnxruntime-gpu is installed, but its CUDA provider cannot load the CUDA and cuDNN libraries of "
+                     "the major versions it was built for (each onnxruntime-gpu release needs one CUDA and cuDNN "
+                     "major), so it falls back to the CPU",
+                     std::string(catalogue_fix("ort.cuda_provider_libs_missing"))};
+      }
       return Prior{"ort.cpu_package_shadows_gpu", facts::Layer::framework,
                    "the CPU package `onnxruntime` is installed (alone, or beside `onnxruntime-gpu`, whose files it "
                    "overwrites), so CUDAExecutionProvider is not offered",
                    "Confirm: python -c \"import onnxruntime as ort; print(ort.get_available_providers())\" and pip "
                    "list | grep onnxruntime. Fix: pip uninstall -y onnxruntime onnxruntime-gpu, then pip install "
                    "onnxruntime-gpu"};
+    }
     case Runtime::llama:
       return Prior{"llama.built_without_cuda", facts::Layer::framework,
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
@@ -410,14 +446,6 @@ bool container_named(std::string_view head) {
   static const RE2 re(
       R"((?i)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|容器|コンテナ|컨테이너)");
   return RE2::PartialMatch(head, re);
-}
-
-// The generic fix the catalogue gives for a check's id.
-std::string_view catalogue_fix(std::string_view id) {
-  for (const auto& c : checks::all_checks()) {
-    if (c.info.id == id) return c.info.fix;
-  }
-  return {};
 }
 
 // The first line of head (at most 4 KiB long) that re matches: its 1-based number and its trimmed text.
@@ -543,6 +571,25 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "Settings > Accelerator > GPU. When none is offered, the usage limit was reached");
     }
   }
+  // CUDA's "named symbol not found" (error 500) at start-up in a container on a Windows host: NVIDIA's
+  // Windows drivers 555 and later need libnvdxgdmal.so.1 mapped into WSL 2 containers, which
+  // nvidia-container-toolkit before 1.14.4/1.15.0 and Docker Desktop before 4.31 do not do
+  // (NVIDIA/nvidia-container-toolkit#520).
+  {
+    static const RE2 k_named_symbol(
+        R"re((?i)(?:cuInit|cudaGetDeviceCount|CUDA_ERROR_NOT_FOUND|Error 500)[^\n]{0,60}named symbol not found)re");
+    static const RE2 k_windows_host(R"re((?i)\bwsl|\bwindows\b|docker desktop)re");
+    if (auto shown = first_line_matching(head, k_named_symbol); shown && RE2::PartialMatch(head, k_windows_host)) {
+      const auto& info = info_for("wsl.container_toolkit_too_old_for_windows_driver");
+      return cause_at_line(info.id, info.layer,
+                           "Likely cause: the container runs under WSL 2 with a Windows NVIDIA driver 555 or newer, and "
+                           "the container toolkit that started it (Docker Desktop before 4.31, nvidia-container-toolkit "
+                           "before 1.14.4) does not map the driver's libnvdxgdmal.so.1 into it, so CUDA's start-up "
+                           "fails with error 500, \"named symbol not found\".",
+                           *shown, "rests on: CUDA's start-up error 500 and a Windows host (WSL, Docker Desktop)",
+                           std::string(info.fix));
+    }
+  }
   // A Windows preview (Insider) build: GPU compute in WSL broke in several of them (20231-20236,
   // 21343-21354: microsoft/WSL#6773 and the builds' release notes), and only a later build fixed it.
   // Released builds are 19041-19045 (Windows 10), 22000, 22621, 22631, 26100 and 26200 (Windows 11).
@@ -595,6 +642,21 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           *shown,
           "rests on: the text is about WSL and names the TCC driver model",
           std::string(info.fix));
+    }
+    // llama.cpp (ggml) out of memory under WSL while it loads a model: CUDA on WSL limits pinned host
+    // memory, and ggml pinned its host buffers (ggml-org/llama.cpp#1594; GGML_CUDA_NO_PINNED=1).
+    static const RE2 k_ggml(R"re((?i)ggml|llama\.cpp|llama_model_load|llama-cpp)re");
+    static const RE2 k_ggml_oom(R"re((?i)CUDA error 2\b[^\n]{0,60}out of memory|ggml-cuda[^\n]{0,40}out of memory|cudaMallocHost[^\n]{0,60}(?:out of memory|failed))re");
+    if (RE2::PartialMatch(head, k_ggml)) {
+      if (auto shown = first_line_matching(head, k_ggml_oom)) {
+        const auto& info = info_for("wsl.pinned_memory_limited");
+        return cause_at_line(info.id, info.layer,
+                             "Likely cause: CUDA on WSL limits pinned (page-locked) host memory, and llama.cpp pins its "
+                             "host buffers while it loads the model, so the allocation fails with \"out of memory\" "
+                             "although the GPU has room.",
+                             *shown, "rests on: a ggml/llama.cpp out-of-memory error in a post about WSL",
+                             std::string(info.fix));
+      }
     }
     // nvidia-container-cli could not load WSL's libdxcore.so inside a WSL distribution: Windows
     // gives this distribution no GPU (WSL 1, or a Windows build or driver without GPU support).
@@ -881,7 +943,8 @@ bool situation_explains(std::string_view id) {
   // And what an architecture a build lacks looks like.
   for (std::string_view symptom : {"log.nvml_init_failed", "log.no_nvidia_driver", "log.nvidia_smi_missing",
                                    "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed",
-                                   "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found"}) {
+                                   "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found",
+                                   "log.cuda_init_failed"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -78,6 +78,27 @@ TEST(ExplainLikely, AWindowsPreviewBuildThatBrokeGpuComputeIsNamed) {
             "wsl.host_build_gpu_regression");
 }
 
+TEST(ExplainLikely, OnnxRuntimeGpuAloneMostOftenLacksItsCudaLibraries) {
+  EXPECT_EQ(likely_id("It only uses the CPU.\nonnxruntime-gpu==1.9.0\ninsightface==0.5"), "ort.cuda_provider_libs_missing");
+  // The CPU package beside it (or alone) is the common cause then.
+  EXPECT_EQ(likely_id("It only uses the CPU.\nonnxruntime-gpu==1.9.0\nonnxruntime==1.9.0"), "ort.cpu_package_shadows_gpu");
+  EXPECT_EQ(likely_id("Runs on CPU: the venv has plain onnxruntime, not onnxruntime-gpu"), "ort.cpu_package_shadows_gpu");
+}
+
+TEST(ExplainLikely, WindowsHostContainerWithNamedSymbolNotFoundNeedsANewerToolkit) {
+  EXPECT_EQ(likely_id("Docker Desktop on WSL2, tensorflow image:\nfailed call to cuInit: CUDA_ERROR_NOT_FOUND: named symbol "
+                      "not found"),
+            "wsl.container_toolkit_too_old_for_windows_driver");
+  EXPECT_NE(likely_id("Error: Cuda(Load { cuda: DriverError(CUDA_ERROR_NOT_FOUND, \"named symbol not found\") })"),
+            "wsl.container_toolkit_too_old_for_windows_driver")
+      << "no Windows host: a library's own kernel name";
+}
+
+TEST(ExplainLikely, LlamaCppOutOfMemoryUnderWslIsThePinnedMemoryLimit) {
+  EXPECT_EQ(likely_id("WSL: llama.cpp\nCUDA error 2 at ggml-cuda.cu:359: out of memory"), "wsl.pinned_memory_limited");
+  EXPECT_NE(likely_id("Ubuntu: llama.cpp\nCUDA error 2 at ggml-cuda.cu:359: out of memory"), "wsl.pinned_memory_limited");
+}
+
 TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
   EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
             "wsl.gpu_in_tcc_mode");
