@@ -240,6 +240,15 @@ Symbol Analyzer::infer(Node expr, int depth) {
       }
       // `out.data` is the tensor itself.
       if (expr.is(NodeKind::attribute) && expr.field(Field::attribute).text() == "data") return infer(expr.field(Field::object), depth + 1);
+      // `tokenizer(text, return_tensors="pt").input_ids`: a field of a host encoding is a host tensor.
+      if (auto field = expr.field(Field::attribute).text();
+          field == "input_ids" || field == "attention_mask" || field == "pixel_values" || field == "token_type_ids") {
+        Symbol whole = infer(expr.field(Field::object), depth + 1);
+        if (whole.kind == Kind::encoding && whole.placement == Placement::host) {
+          whole.kind = Kind::tensor;
+          return whole;
+        }
+      }
       return {};
     }
     case NodeKind::string: {
@@ -372,7 +381,12 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       }
       if (is_hf_model_class(cls)) {
         out.kind = Kind::hf_model;
-        out.placement = keyword(call, "device_map").valid() || keyword(call, "device").valid() ? Placement::accelerator
+        // A bitsandbytes-quantised load (quantization_config=, load_in_4bit/8bit=True) puts the weights on
+        // the GPU itself.
+        const bool quantised = keyword(call, "quantization_config").valid() || keyword(call, "load_in_4bit").valid() ||
+                               keyword(call, "load_in_8bit").valid();
+        out.placement = keyword(call, "device_map").valid() || keyword(call, "device").valid() || quantised
+                            ? Placement::accelerator
                         : has_splat(call) ? splat_device_map(call)
                                           : Placement::host;
         return out;
@@ -425,8 +439,30 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       q == "timm.create_model") {
     out.kind = Kind::module;
     out.placement = Placement::host;
-    out.is_loss = last.ends_with("Loss");
     out.weightless = m_ff.weightless_classes.count(q) > 0;
+    // A loss is not the model being trained, unless it holds tensors of its own: a loss class of this
+    // file that builds parameters or buffers (proxies, centres), or torch's loss given class weights
+    // made on the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`). Those stay where they
+    // were made unless the loss is moved.
+    out.is_loss = last.ends_with("Loss");
+    if (out.is_loss && m_ff.module_classes.count(q) > 0 && !out.weightless) {
+      // Its own parameters or buffers, not a loss it wraps (`FocalLoss(nn.BCEWithLogitsLoss(...))`).
+      std::string_view src = m_root.text();
+      const std::string head = "class " + std::string(last) + "(";
+      if (std::size_t at = src.find(head); at != std::string_view::npos) {
+        std::size_t end = src.find("\nclass ", at + head.size());
+        auto body = src.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+        if (body.find("Parameter(") != std::string_view::npos || body.find("register_buffer(") != std::string_view::npos) {
+          out.is_loss = false;
+        }
+      }
+    }
+    if (out.is_loss && torch_module_ctor) {
+      for (std::string_view k : {"weight", "pos_weight"}) {
+        Node w = keyword(call, k);
+        if (w.valid() && infer(w.field(Field::value), depth + 1).made_on_host()) out.is_loss = false;
+      }
+    }
     // Built with a device (`Net(..., device=device)`, factory kwargs), or inside `with
     // torch.device(...)`: placed where that says.
     Node dev = keyword(call, "device");

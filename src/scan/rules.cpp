@@ -163,7 +163,9 @@ constexpr ScanRule k_rules[] = {
       "trained together with a moved one (both give .parameters() in one function) but never moved itself; and a "
       "model assigned in both branches of an if/else (not a device, precision or process choice) whose one branch "
       "moves it while the other builds or loads it (a class, from_pretrained, load_from_checkpoint) with no device "
-      "and nothing moves it after the branches",
+      "and nothing moves it after the branches. A loss counts as a model here only when it holds tensors of its own: "
+      "a loss class of the file that makes an nn.Parameter or a buffer, or torch's loss given class weights made on "
+      "the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`)",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
