@@ -615,6 +615,27 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
                            std::string(info.fix));
     }
   }
+  // CUDA_VISIBLE_DEVICES set to an index past the only GPU the post says the machine has (scripts
+  // written on a multi-GPU server, run on a laptop): the process sees no GPU.
+  {
+    static const RE2 k_index(R"re(CUDA_VISIBLE_DEVICES\s*=\s*["']?([1-9])\b)re");
+    static const RE2 k_one_gpu(
+        R"re((?i)\b(?:one|single|1|a single)[ -]gpu\b|\bonly (?:one|a single|1) (?:gpu|graphics card)\b|单卡|单个\s*gpu|一张(?:显卡|卡))re");
+    std::size_t number = 0;
+    for (std::string_view line : util::lines(head)) {
+      ++number;
+      std::string index;
+      if (line.size() > 512 || !RE2::PartialMatch(line, k_index, &index)) continue;
+      if (!RE2::PartialMatch(head, k_one_gpu)) break;
+      return cause_at_line(
+          "env.cuda_visible_devices_invalid", facts::Layer::environment,
+          fmt::format("Likely cause: CUDA_VISIBLE_DEVICES={} names the second (or a later) GPU, and the machine has "
+                      "one: GPU indices start at 0, so the process sees no GPU at all and runs on the CPU.",
+                      index),
+          {number, line}, "rests on: a GPU index past the single GPU the text says the machine has",
+          std::string(catalogue_fix("env.cuda_visible_devices_invalid")));
+    }
+  }
   if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {
       return cause_at_line(

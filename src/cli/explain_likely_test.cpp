@@ -99,6 +99,15 @@ TEST(ExplainLikely, LlamaCppOutOfMemoryUnderWslIsThePinnedMemoryLimit) {
   EXPECT_NE(likely_id("Ubuntu: llama.cpp\nCUDA error 2 at ggml-cuda.cu:359: out of memory"), "wsl.pinned_memory_limited");
 }
 
+TEST(ExplainLikely, AVisibleDeviceIndexPastTheOnlyGpuIsNamed) {
+  EXPECT_EQ(likely_id("On a single GPU machine the scripts train on the CPU.\nexport CUDA_VISIBLE_DEVICES=1"),
+            "env.cuda_visible_devices_invalid");
+  EXPECT_NE(likely_id("Training on the CPU.\nexport CUDA_VISIBLE_DEVICES=1"), "env.cuda_visible_devices_invalid")
+      << "how many GPUs the machine has is not said";
+  EXPECT_NE(likely_id("On a single GPU machine it trains on the CPU.\nexport CUDA_VISIBLE_DEVICES=0"),
+            "env.cuda_visible_devices_invalid");
+}
+
 TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
   EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
             "wsl.gpu_in_tcc_mode");

@@ -111,6 +111,8 @@ TEST(LogScanner, TheCauseBehindAGenericLoadFailureComesFirst) {
   EXPECT_TRUE(scan("torchvision built without cuda support\n").empty()) << "another package";
   EXPECT_EQ(ids(scan("Error after installation - Nvidia kernel module missing\n")),
             std::vector<std::string>{"log.no_nvidia_driver"});
+  EXPECT_EQ(ids(scan("kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices\n")),
+            std::vector<std::string>{"log.nvml_version_mismatch"});
 }
 
 TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {
