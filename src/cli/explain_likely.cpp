@@ -377,7 +377,7 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
       // what it most often lacks is the CUDA and cuDNN of the major versions it was built for.
       static const RE2 k_gpu_package(R"re((?i)onnxruntime-gpu)re");
       static const RE2 k_cpu_package(
-          R"re((?i)(?:^|[\s"'`])onnxruntime(?:==|\s+v?\d|\s*$|[,;)`]|\s+(?:and|&|\+|is|was|package)\b)|install\s+[^\n]*\bonnxruntime(?:\s|$|==))re");
+          R"re((?im)(?:^|[\s"'`])onnxruntime(?:==|\s+v?\d|\s*$|[,;)`]|\s+(?:and|&|\+|is|was|package)\b)|install\s+[^\n]*\bonnxruntime(?:\s|$|==))re");
       if (RE2::PartialMatch(head, k_gpu_package) && !RE2::PartialMatch(head, k_cpu_package)) {
         return Prior{"ort.cuda_provider_libs_missing", facts::Layer::framework,
                      "onnxruntime-gpu is installed, but its CUDA provider cannot load the CUDA and cuDNN libraries of "

@@ -1240,9 +1240,6 @@ void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
   }
 }
 
-}  // namespace gpudoctor::scan
-
-namespace gpudoctor::scan {
 
 int Analyzer::class_moves_inputs_to_device(std::string_view callee_name) const {
   // `x.to(self.model_device)` / `y.to(self.device)` in a method of the class whose `self.model` is
@@ -1259,9 +1256,6 @@ int Analyzer::class_moves_inputs_to_device(std::string_view callee_name) const {
   return -1;
 }
 
-}  // namespace gpudoctor::scan
-
-namespace gpudoctor::scan {
 
 void Analyzer::check_trainable_on_host(Node name, Node at) {
   // `p = torch.full((d,), 0.5)` then `p.requires_grad = True` in a file that puts its data on a
@@ -1297,9 +1291,6 @@ void Analyzer::check_trainable_on_host(Node name, Node at) {
           {snippet(at, 80)}, fmt::format("create `{}` with device=device (the data's device)", name.text()));
 }
 
-}  // namespace gpudoctor::scan
-
-namespace gpudoctor::scan {
 
 void Analyzer::check_default_gpu_from_input(Node conditional) {
   if (conditional.named_count() < 3) return;
