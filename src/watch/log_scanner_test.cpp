@@ -113,6 +113,8 @@ TEST(LogScanner, TheCauseBehindAGenericLoadFailureComesFirst) {
             std::vector<std::string>{"log.no_nvidia_driver"});
   EXPECT_EQ(ids(scan("kernel version 515.48.7 does not match DSO version 510.73.5 -- cannot find working devices\n")),
             std::vector<std::string>{"log.nvml_version_mismatch"});
+  EXPECT_EQ(ids(scan("llm_load_tensors: offloaded 0/41 layers to GPU\n")), std::vector<std::string>{"log.llama_no_gpu_layers"});
+  EXPECT_TRUE(scan("llm_load_tensors: offloaded 41/41 layers to GPU\n").empty());
 }
 
 TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {

@@ -61,6 +61,7 @@ SAME_CAUSE = [
     {"compose.gpu_flag_passed_to_app", "log.gpus_flag_given_to_program"},
     {"binding.cuda_version_mismatch", "log.jcuda_native_library_failed"},
     {"ollama.arch_unsupported", "log.ollama_gpu_too_old"},
+    {"llama.no_gpu_layers", "log.llama_no_gpu_layers"},
 ]
 
 
