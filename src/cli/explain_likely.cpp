@@ -83,6 +83,14 @@ constexpr facts::FindingInfo k_infos[] = {
      "Set GGML_CUDA_NO_PINNED=1 (or update llama.cpp / llama-cpp-python to a release that stops pinning under WSL); "
      "for other programs, pin less (DataLoader pin_memory=False) or run on native Linux; see "
      "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"},
+    {"container.k8s_default_runtime_not_nvidia", facts::Layer::environment, facts::Severity::warning,
+     "The Kubernetes node advertises no GPU: the device plugin does not run with the NVIDIA runtime",
+     "explain: a post about Kubernetes whose node shows nvidia.com/gpu 0 (kubectl describe node): NVIDIA's device "
+     "plugin finds GPUs only when its pod runs with the NVIDIA container runtime, and with runc as the node's default "
+     "runtime (and no RuntimeClass) it finds none (NVIDIA/k8s-device-plugin prerequisites)",
+     "Make nvidia the node's default runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; "
+     "containerd: sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default), or deploy the device "
+     "plugin with runtimeClassName: nvidia; restart the runtime and the plugin pod, then check kubectl describe node"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -588,6 +596,23 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
                            "fails with error 500, \"named symbol not found\".",
                            *shown, "rests on: CUDA's start-up error 500 and a Windows host (WSL, Docker Desktop)",
                            std::string(info.fix));
+    }
+  }
+  // A Kubernetes node that advertises no GPU (`nvidia.com/gpu: 0` in kubectl describe node) while
+  // the host has one: the device plugin runs under plain runc (the default runtime is not nvidia).
+  {
+    static const RE2 k_k8s(R"re((?i)\bk8s\b|kubernetes|kubectl|kubelet)re");
+    static const RE2 k_no_gpu_resource(R"re(nvidia\.com/gpu:?\s+0\b)re");
+    if (RE2::PartialMatch(head, k_k8s)) {
+      if (auto shown = first_line_matching(head, k_no_gpu_resource)) {
+        const auto& info = info_for("container.k8s_default_runtime_not_nvidia");
+        return cause_at_line(info.id, info.layer,
+                             "Likely cause: the node advertises no GPU because NVIDIA's device plugin cannot see it: "
+                             "its pod runs under plain runc, since the node's default container runtime is not nvidia "
+                             "(and no RuntimeClass asks for it), so nvidia.com/gpu stays 0 and GPU pods stay pending.",
+                             *shown, "rests on: Kubernetes reporting nvidia.com/gpu 0 for the node",
+                             std::string(info.fix));
+      }
     }
   }
   // A Windows preview (Insider) build: GPU compute in WSL broke in several of them (20231-20236,

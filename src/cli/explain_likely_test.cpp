@@ -108,6 +108,14 @@ TEST(ExplainLikely, AVisibleDeviceIndexPastTheOnlyGpuIsNamed) {
             "env.cuda_visible_devices_invalid");
 }
 
+TEST(ExplainLikely, AKubernetesNodeWithNoGpuResourceLacksTheNvidiaRuntime) {
+  EXPECT_EQ(likely_id("After upgrading K8s the GPU nodes show no GPU\n# kubectl describe node | grep -i gpu\n"
+                      " nvidia.com/gpu:     0\n"),
+            "container.k8s_default_runtime_not_nvidia");
+  EXPECT_NE(likely_id("kubectl describe node\n nvidia.com/gpu:     4\nthe pod does not use the GPU"),
+            "container.k8s_default_runtime_not_nvidia");
+}
+
 TEST(ExplainLikely, AGpuInTccModeUnderWslIsNamed) {
   EXPECT_EQ(likely_id("WSL/CUDA unsupported on H100\nThe card runs only in TCC mode; nvidia-smi will not switch it"),
             "wsl.gpu_in_tcc_mode");

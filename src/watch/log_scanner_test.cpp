@@ -115,6 +115,8 @@ TEST(LogScanner, TheCauseBehindAGenericLoadFailureComesFirst) {
             std::vector<std::string>{"log.nvml_version_mismatch"});
   EXPECT_EQ(ids(scan("llm_load_tensors: offloaded 0/41 layers to GPU\n")), std::vector<std::string>{"log.llama_no_gpu_layers"});
   EXPECT_TRUE(scan("llm_load_tensors: offloaded 41/41 layers to GPU\n").empty());
+  EXPECT_EQ(ids(scan("2020/10/14 18:04:53 If this is a GPU node, did you set the docker default runtime to `nvidia`?\n")),
+            std::vector<std::string>{"log.k8s_device_plugin_no_nvml"});
 }
 
 TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {

@@ -62,6 +62,7 @@ SAME_CAUSE = [
     {"binding.cuda_version_mismatch", "log.jcuda_native_library_failed"},
     {"ollama.arch_unsupported", "log.ollama_gpu_too_old"},
     {"llama.no_gpu_layers", "log.llama_no_gpu_layers"},
+    {"container.k8s_default_runtime_not_nvidia", "log.k8s_device_plugin_no_nvml"},
 ]
 
 
