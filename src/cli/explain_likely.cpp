@@ -559,6 +559,13 @@ facts::Finding cause_at_line(std::string_view id, facts::Layer layer, std::strin
   return f;
 }
 
+// The same, for an id of the catalogue of explain-only ids (k_infos): its layer and fix from there.
+facts::Finding catalogued_cause(std::string_view id, std::string message,
+                                const std::pair<std::size_t, std::string_view>& shown, std::string_view rests_on) {
+  const auto& info = info_for(id);
+  return cause_at_line(info.id, info.layer, std::move(message), shown, rests_on, std::string(info.fix));
+}
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   if (auto vendor = vendor_cause(head, described)) return vendor;
   // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
@@ -588,14 +595,13 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
         R"re((?i)(?:cuInit|cudaGetDeviceCount|CUDA_ERROR_NOT_FOUND|Error 500)[^\n]{0,60}named symbol not found)re");
     static const RE2 k_windows_host(R"re((?i)\bwsl|\bwindows\b|docker desktop)re");
     if (auto shown = first_line_matching(head, k_named_symbol); shown && RE2::PartialMatch(head, k_windows_host)) {
-      const auto& info = info_for("wsl.container_toolkit_too_old_for_windows_driver");
-      return cause_at_line(info.id, info.layer,
-                           "Likely cause: the container runs under WSL 2 with a Windows NVIDIA driver 555 or newer, and "
-                           "the container toolkit that started it (Docker Desktop before 4.31, nvidia-container-toolkit "
-                           "before 1.14.4) does not map the driver's libnvdxgdmal.so.1 into it, so CUDA's start-up "
-                           "fails with error 500, \"named symbol not found\".",
-                           *shown, "rests on: CUDA's start-up error 500 and a Windows host (WSL, Docker Desktop)",
-                           std::string(info.fix));
+      return catalogued_cause(
+          "wsl.container_toolkit_too_old_for_windows_driver",
+          "Likely cause: the container runs under WSL 2 with a Windows NVIDIA driver 555 or newer, and "
+          "the container toolkit that started it (Docker Desktop before 4.31, nvidia-container-toolkit "
+          "before 1.14.4) does not map the driver's libnvdxgdmal.so.1 into it, so CUDA's start-up "
+          "fails with error 500, \"named symbol not found\".",
+          *shown, "rests on: CUDA's start-up error 500 and a Windows host (WSL, Docker Desktop)");
     }
   }
   // A Kubernetes node that advertises no GPU (`nvidia.com/gpu: 0` in kubectl describe node) while
@@ -605,13 +611,12 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     static const RE2 k_no_gpu_resource(R"re(nvidia\.com/gpu:?\s+0\b)re");
     if (RE2::PartialMatch(head, k_k8s)) {
       if (auto shown = first_line_matching(head, k_no_gpu_resource)) {
-        const auto& info = info_for("container.k8s_default_runtime_not_nvidia");
-        return cause_at_line(info.id, info.layer,
-                             "Likely cause: the node advertises no GPU because NVIDIA's device plugin cannot see it: "
-                             "its pod runs under plain runc, since the node's default container runtime is not nvidia "
-                             "(and no RuntimeClass asks for it), so nvidia.com/gpu stays 0 and GPU pods stay pending.",
-                             *shown, "rests on: Kubernetes reporting nvidia.com/gpu 0 for the node",
-                             std::string(info.fix));
+        return catalogued_cause(
+            "container.k8s_default_runtime_not_nvidia",
+            "Likely cause: the node advertises no GPU because NVIDIA's device plugin cannot see it: "
+            "its pod runs under plain runc, since the node's default container runtime is not nvidia "
+            "(and no RuntimeClass asks for it), so nvidia.com/gpu stays 0 and GPU pods stay pending.",
+            *shown, "rests on: Kubernetes reporting nvidia.com/gpu 0 for the node");
       }
     }
   }
@@ -631,13 +636,12 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       const int b = util::parse_int(build).value_or(0);
       if (b == 22000 || b == 22621 || b == 22631 || b == 26100 || b == 26200) continue;
       if (!first_line_matching(head, k_gpu_fails) && !first_line_matching(head, symptom())) break;
-      const auto& info = info_for("wsl.host_build_gpu_regression");
-      return cause_at_line(info.id, info.layer,
-                           fmt::format("Likely cause: Windows build {} is a preview (Insider) build, and GPU compute in "
-                                       "WSL was broken in several of them; nothing inside the distribution is at fault.",
-                                       b),
-                           {number, line}, "rests on: a Windows build number that no release has, and a GPU that fails",
-                           std::string(info.fix));
+      return catalogued_cause(
+          "wsl.host_build_gpu_regression",
+          fmt::format("Likely cause: Windows build {} is a preview (Insider) build, and GPU compute in "
+                      "WSL was broken in several of them; nothing inside the distribution is at fault.",
+                      b),
+          {number, line}, "rests on: a Windows build number that no release has, and a GPU that fails");
     }
   }
   // CUDA_VISIBLE_DEVICES set to an index past the only GPU the post says the machine has (scripts
@@ -679,29 +683,26 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     // switched to TCC): WSL's GPU paravirtualisation only passes WDDM devices to a distribution.
     static const RE2 k_tcc(R"re(\bTCC\b)re");
     if (auto shown = first_line_matching(head, k_tcc)) {
-      const auto& info = info_for("wsl.gpu_in_tcc_mode");
-      return cause_at_line(
-          info.id, info.layer,
+      return catalogued_cause(
+          "wsl.gpu_in_tcc_mode",
           "Likely cause: the GPU runs in the TCC driver model. WSL 2 gives a distribution only GPUs that "
           "Windows drives in WDDM mode; a card in TCC (most datacenter GPUs, which cannot leave it, or a "
           "workstation card switched to it) is invisible inside WSL, whatever the driver version.",
-          *shown,
-          "rests on: the text is about WSL and names the TCC driver model",
-          std::string(info.fix));
+          *shown, "rests on: the text is about WSL and names the TCC driver model");
     }
     // llama.cpp (ggml) out of memory under WSL while it loads a model: CUDA on WSL limits pinned host
     // memory, and ggml pinned its host buffers (ggml-org/llama.cpp#1594; GGML_CUDA_NO_PINNED=1).
     static const RE2 k_ggml(R"re((?i)ggml|llama\.cpp|llama_model_load|llama-cpp)re");
-    static const RE2 k_ggml_oom(R"re((?i)CUDA error 2\b[^\n]{0,60}out of memory|ggml-cuda[^\n]{0,40}out of memory|cudaMallocHost[^\n]{0,60}(?:out of memory|failed))re");
+    static const RE2 k_ggml_oom(
+        R"re((?i)CUDA error 2\b[^\n]{0,60}out of memory|ggml-cuda[^\n]{0,40}out of memory|cudaMallocHost[^\n]{0,60}(?:out of memory|failed))re");
     if (RE2::PartialMatch(head, k_ggml)) {
       if (auto shown = first_line_matching(head, k_ggml_oom)) {
-        const auto& info = info_for("wsl.pinned_memory_limited");
-        return cause_at_line(info.id, info.layer,
-                             "Likely cause: CUDA on WSL limits pinned (page-locked) host memory, and llama.cpp pins its "
-                             "host buffers while it loads the model, so the allocation fails with \"out of memory\" "
-                             "although the GPU has room.",
-                             *shown, "rests on: a ggml/llama.cpp out-of-memory error in a post about WSL",
-                             std::string(info.fix));
+        return catalogued_cause(
+            "wsl.pinned_memory_limited",
+            "Likely cause: CUDA on WSL limits pinned (page-locked) host memory, and llama.cpp pins its "
+            "host buffers while it loads the model, so the allocation fails with \"out of memory\" "
+            "although the GPU has room.",
+            *shown, "rests on: a ggml/llama.cpp out-of-memory error in a post about WSL");
       }
     }
     // nvidia-container-cli could not load WSL's libdxcore.so inside a WSL distribution: Windows
@@ -904,14 +905,13 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       std::string thousands, rest;
       if (line.size() > 512 || !RE2::PartialMatch(line, k_big_context, &thousands, &rest)) continue;
       if (util::parse_int(thousands).value_or(0) < 16) continue;  // 16k and more
-      const auto& info = info_for("ollama.context_exceeds_vram");
-      return cause_at_line(info.id, info.layer,
-                           "Likely cause: the context length set for Ollama needs more GPU memory than the GPU has. "
-                           "The KV cache and compute graph grow with the context; when they do not fit, Ollama "
-                           "runs the model partly or wholly on the CPU (`ollama ps` shows the split).",
-                           {number, line}, "rests on: a post about Ollama with a large context and a model that runs "
-                           "on the CPU",
-                           std::string(info.fix));
+      return catalogued_cause("ollama.context_exceeds_vram",
+                              "Likely cause: the context length set for Ollama needs more GPU memory than the GPU has. "
+                              "The KV cache and compute graph grow with the context; when they do not fit, Ollama "
+                              "runs the model partly or wholly on the CPU (`ollama ps` shows the split).",
+                              {number, line},
+                              "rests on: a post about Ollama with a large context and a model that runs "
+                              "on the CPU");
     }
   }
   // A GPU newer than the CUDA the post says it uses (an RTX 3070 with CUDA 10.0): that CUDA cannot
@@ -949,14 +949,13 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)after (?:a |some |a few |several |a couple of |\d+ )?(?:while|time|idle|idling|hours?|days?|minutes?|period)|(?:some time|a while|hours|days|minutes) later|idle (?:time|for)|daemon-reload|after running for)re");
   if (RE2::PartialMatch(head, k_container)) {
     if (auto shown = first_line_matching(head, k_after_a_while)) {
-      return cause_at_line(
-          info_for("container.systemd_cgroup_device_loss").id, info_for("container.systemd_cgroup_device_loss").layer,
+      return catalogued_cause(
+          "container.systemd_cgroup_device_loss",
           "Likely cause: the container had the GPU and lost it while running. On hosts with cgroup v2 and "
           "systemd, a `systemctl daemon-reload` (run by package updates) drops the device rules the NVIDIA "
           "runtime added, and the container falls back to the CPU (NVML: \"Unknown Error\").",
           *shown,
-          "rests on: a container that used the GPU before and lost it after a while",
-          std::string(info_for("container.systemd_cgroup_device_loss").fix));
+          "rests on: a container that used the GPU before and lost it after a while");
     }
   }
   // A container that sees no GPU, as it shows from inside: no nvidia-smi in it, no device, no driver
