@@ -445,17 +445,9 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     // made on the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`). Those stay where they
     // were made unless the loss is moved.
     out.is_loss = last.ends_with("Loss");
-    if (out.is_loss && m_ff.module_classes.count(q) > 0 && !out.weightless) {
-      // Its own parameters or buffers, not a loss it wraps (`FocalLoss(nn.BCEWithLogitsLoss(...))`).
-      std::string_view src = m_root.text();
-      const std::string head = "class " + std::string(last) + "(";
-      if (std::size_t at = src.find(head); at != std::string_view::npos) {
-        std::size_t end = src.find("\nclass ", at + head.size());
-        auto body = src.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
-        if (body.find("Parameter(") != std::string_view::npos || body.find("register_buffer(") != std::string_view::npos) {
-          out.is_loss = false;
-        }
-      }
+    // Its own parameters or buffers, not a loss it wraps (`FocalLoss(nn.BCEWithLogitsLoss(...))`).
+    if (out.is_loss && m_ff.module_classes.count(q) > 0 && !out.weightless && m_ff.classes_with_own_tensors.count(q) > 0) {
+      out.is_loss = false;
     }
     if (out.is_loss && torch_module_ctor) {
       for (std::string_view k : {"weight", "pos_weight"}) {

@@ -250,6 +250,10 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             // forward() and builds torch layers in __init__ is a module, whatever its base is called.
             if (!bases.empty() && defines_forward_with_layers(n)) structural_modules.emplace(n.field(Field::name).text());
             if (defines_copying_mover(n)) ff.copying_movers.emplace(n.field(Field::name).text());
+            if (auto body = n.text(); body.find("Parameter(") != std::string_view::npos ||
+                                      body.find("register_buffer(") != std::string_view::npos) {
+              ff.classes_with_own_tensors.emplace(n.field(Field::name).text());
+            }
             classes.emplace_back(std::string(n.field(Field::name).text()), std::move(bases));
             open_classes.emplace_back(n.field(Field::name).text(), n.start_byte());
             break;

@@ -35,6 +35,8 @@ struct FileFacts {
   // Classes deriving straight from nn.Module whose __init__ builds no layer, parameter or buffer (an
   // RPC stub that forwards its input elsewhere): they have no device of their own.
   std::unordered_set<std::string> weightless_classes;
+  // Classes of this file whose body makes an nn.Parameter or registers a buffer: tensors of their own.
+  std::unordered_set<std::string> classes_with_own_tensors;
   // Classes of this file whose cpu(), cuda() or to() returns a new object instead of moving in place
   // (a container of tensors): `obj.cpu()` alone throws the copy away, as with a tensor.
   std::unordered_set<std::string> copying_movers;
