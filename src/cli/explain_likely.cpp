@@ -91,6 +91,48 @@ constexpr facts::FindingInfo k_infos[] = {
      "Make nvidia the node's default runtime (Docker: \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json; "
      "containerd: sudo nvidia-ctk runtime configure --runtime=containerd --set-as-default), or deploy the device "
      "plugin with runtimeClassName: nvidia; restart the runtime and the plugin pod, then check kubectl describe node"},
+    {"container.docker_client_too_old", facts::Layer::environment, facts::Severity::error,
+     "The Docker client is older than 19.03 and has no --gpus flag",
+     "explain: Docker's own \"unknown flag: --gpus\" (followed by \"See 'docker run --help'\"), or a `docker version` "
+     "whose Client is older than 19.03, the release that added --gpus (the daemon may be newer: the flag is parsed by "
+     "the client)",
+     "Update the Docker CLI to 19.03 or newer (docker-ce-cli); `docker version` must show the Client at 19.03+, and "
+     "`which -a docker` finds an old client left earlier on the PATH; with an old client, `--runtime=nvidia -e "
+     "NVIDIA_VISIBLE_DEVICES=all` (nvidia-docker2) gives the GPU instead; see "
+     "https://docs.docker.com/engine/release-notes/19.03/"},
+    {"container.gpus_flag_value_in_same_argument", facts::Layer::environment, facts::Severity::error,
+     "--gpus and its value were passed to Docker as one argument",
+     "explain: Docker's \"unknown flag: --gpus all\": the flag and its value reached Docker as one argument (\"--gpus "
+     "all\" as one item of devcontainer.json's runArgs, a compose or CI list, or a quoted shell variable), so Docker "
+     "looks for a flag named \"--gpus all\"",
+     "Pass them as two arguments (\"runArgs\": [\"--gpus\", \"all\"]) or as one with an equals sign (\"--gpus=all\"); see "
+     "https://github.com/microsoft/vscode-remote-release/issues/2366"},
+    {"framework.library_built_without_cuda", facts::Layer::framework, facts::Severity::error,
+     "The library that should use the GPU is a build without CUDA",
+     "explain: a post about dlib (face_recognition) or OpenCV whose GPU is not used, or whose CUDA device count is 0 "
+     "while other programs see the GPU: the pip packages of both are CPU builds (dlib's pip build uses CUDA only when "
+     "CMake finds the CUDA toolkit and cuDNN; the opencv-python wheels have no CUDA module), and dlib counts the GPU "
+     "even in a CPU build",
+     "Confirm: python -c \"import dlib; print(dlib.DLIB_USE_CUDA)\" prints False, or cv2.cuda.getCudaEnabledDeviceCount() "
+     "returns 0. Fix: build the library with CUDA (dlib: with the CUDA toolkit and cuDNN installed, pip install "
+     "--no-binary :all: --force-reinstall dlib, or cmake -DDLIB_USE_CUDA=1; OpenCV: from source with -DWITH_CUDA=ON "
+     "and the contrib modules) and replace the CPU package"},
+    {"gpu.mig_one_instance_per_process", facts::Layer::environment, facts::Severity::warning,
+     "With MIG, a process sees one MIG instance only",
+     "explain: a post whose GPU runs with MIG enabled (nvidia-smi's MIG M. column, MIG devices in nvidia-smi -L) and "
+     "whose program sees one GPU where it expected more, or fails on a device index (\"device >= 0 && device < "
+     "num_gpus\", invalid device ordinal): CUDA enumerates a single MIG instance per process, the one "
+     "CUDA_VISIBLE_DEVICES names (NVIDIA's MIG user guide, CUDA device enumeration)",
+     "Start one process per MIG instance with CUDA_VISIBLE_DEVICES=MIG-<UUID> (from nvidia-smi -L) exported before the "
+     "program starts, not set inside it; for several GPUs in one process, disable MIG (sudo nvidia-smi -i N -mig 0); "
+     "see https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"},
+    {"llama.no_gpu_layers", facts::Layer::run, facts::Severity::warning,
+     "llama.cpp (or a program built on it) was started with its CUDA backend but with no layers offloaded",
+     "explain: a llama.cpp-family command line (llama.cpp, koboldcpp, llama-cpp-python) that selects the CUDA backend "
+     "(--usecublas, --usecuda, a CUDA build) and gives no layer count (-ngl, --n-gpu-layers, --gpulayers): the layers "
+     "to offload default to 0 in most releases, so the model runs on the CPU",
+     "Ask for the layers: -ngl 99 (llama.cpp), --gpulayers 99 (koboldcpp), n_gpu_layers=-1 (llama-cpp-python), as many "
+     "as fit in GPU memory; the load log's \"offloaded N/M layers to GPU\" shows the result"},
 };
 
 const facts::FindingInfo& info_for(std::string_view id) {
@@ -120,6 +162,9 @@ const RE2& symptom() {
       R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
       R"(|cuda ?execution ?(?:provider|er)\W[^\n]{0,40}(?:missing|gone|not (?:available|found|listed|shown)))"
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
+      R"(|(?:got|gets?|install(?:s|ed)?|resulted in|results in|gives?|pulled(?: in)?|ends? up with) (?:the |a )?cpu[- ](?:only )?(?:version|build|wheel|variant))"
+      R"(|(?:gpu|cuda) execution providers? (?:is |are )?(?:unavailable|missing|not available|gone))"
+      R"(|(?:device ?count|getcudaenableddevicecount)[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
       R"(|only (?:shows?|lists?|returns?|gives?|has|contains?|prints?)\W{0,4}cpuexecutionprovider)"
@@ -140,7 +185,7 @@ const RE2& symptom() {
   return re;
 }
 
-enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, other };
+enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, vision_library, other };
 
 // The runtime the text is about. The more specific names win: a llama-cpp-python traceback
 // mentions torch's paths too. Ollama, vLLM and the like name no single likely cause: other.
@@ -151,11 +196,14 @@ Runtime runtime_of(std::string_view text) {
   };
   static constexpr Name k_names[] = {
       {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bmxnet\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
-      {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml)"},
+      {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml|\bgglm\b|koboldcpp|--usecublas|--gpulayers|\bgpu[ _-]layers\b)"},
       {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.)"},
       {Runtime::paddle, R"((?i)paddle)"},
       {Runtime::jax, R"((?i)\bjax(?:lib)?\b)"},
       {Runtime::tensorflow, R"((?i)tensorflow|\bkeras\b|\btf\.config|list_physical_devices)"},
+      // dlib (face_recognition) and OpenCV asked to use CUDA: their pip packages are CPU builds.
+      {Runtime::vision_library,
+       R"((?i)\bdlib\b|face_recognition|getCudaEnabledDeviceCount|\bcv2\.cuda\b)"},
       {Runtime::torch, R"((?i)torch)"},
   };
   static const auto k_compiled = [] {
@@ -385,7 +433,7 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
       // what it most often lacks is the CUDA and cuDNN of the major versions it was built for.
       static const RE2 k_gpu_package(R"re((?i)onnxruntime-gpu)re");
       static const RE2 k_cpu_package(
-          R"re((?im)(?:^|[\s"'`])onnxruntime(?:==|\s+v?\d|\s*$|[,;)`]|\s+(?:and|&|\+|is|was|package)\b)|install\s+[^\n]*\bonnxruntime(?:\s|$|==))re");
+          R"re((?im)(?:^|[\s"'`])onnxruntime(?:==|\s+v?\d|\s*$|[,;)`]|\s+(?:and|&|\+|is|was|package|as|installs?|overwrites?|wheel|dependency|replaces?)\b)|install\s+[^\n]*\bonnxruntime(?:\s|$|==))re");
       if (RE2::PartialMatch(head, k_gpu_package) && !RE2::PartialMatch(head, k_cpu_package)) {
         return Prior{"ort.cuda_provider_libs_missing", facts::Layer::framework,
                      "onnxruntime-gpu is installed, but its CUDA provider cannot load the CUDA and cuDNN libraries of "
@@ -405,6 +453,12 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
                    "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
                    std::string(info_for("llama.built_without_cuda").fix)};
+    case Runtime::vision_library:
+      return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
+                   "the dlib or OpenCV that is installed is a build without CUDA (dlib's pip build uses CUDA only "
+                   "when CMake finds the CUDA toolkit and cuDNN, and still counts the GPU; the opencv-python wheels "
+                   "have no CUDA module, so getCudaEnabledDeviceCount() returns 0)",
+                   std::string(info_for("framework.library_built_without_cuda").fix)};
     case Runtime::other: return std::nullopt;
   }
   return std::nullopt;
@@ -493,6 +547,71 @@ bool wsl_named(std::string_view head, const facts::Facts& described) {
 }
 }  // namespace
 
+namespace {
+
+// The Client version of a pasted `docker version` ("Client:" and, within four lines, "Version: 17.12.0-ce")
+// and whether it predates 19.03, the release that added --gpus.
+struct DockerClient {
+  std::string version;
+  bool before_gpus_flag = false;
+};
+
+std::optional<DockerClient> docker_client_version(std::string_view head) {
+  static const RE2 k_client(R"re(^\s*Client\b)re");
+  static const RE2 k_version(R"re(^\s*Version:\s*((\d{1,3})\.(\d{1,3})\S*))re");
+  int since_client = -1;
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 512) continue;
+    if (RE2::PartialMatch(line, k_client)) {
+      since_client = 0;
+      continue;
+    }
+    if (since_client < 0 || ++since_client > 4) {
+      since_client = -1;
+      continue;
+    }
+    std::string version;
+    int major = 0, minor = 0;
+    if (RE2::PartialMatch(line, k_version, &version, &major, &minor)) {
+      return DockerClient{version, major < 19 || (major == 19 && minor < 3)};
+    }
+  }
+  return std::nullopt;
+}
+
+// The first line that shows MIG on: nvidia-smi's "MIG M." cell reading Enabled, MIG devices, or the
+// text naming MIG (the column header "MIG M." alone says nothing, and "MIG ... disabled" says off).
+std::optional<std::pair<std::size_t, std::string_view>> mig_enabled(std::string_view head) {
+  static const RE2 k_cell_on(R"re(\|\s*Enabled\s*\|\s*$)re");
+  static const RE2 k_named(R"re(\bMIG\b)re");
+  static const RE2 k_off(R"re((?i)disabled|\bN/A\b|\boff\b)re");
+  std::size_t number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() > 4096) continue;
+    if (RE2::PartialMatch(line, k_cell_on)) return std::make_pair(number, util::trim(line));
+    std::string rest(line);
+    for (auto at = rest.find("MIG M."); at != std::string::npos; at = rest.find("MIG M.")) rest.erase(at, 6);
+    if (RE2::PartialMatch(rest, k_named) && !RE2::PartialMatch(rest, k_off)) {
+      return std::make_pair(number, util::trim(line));
+    }
+  }
+  return std::nullopt;
+}
+
+// A Mac: no NVIDIA GPU and no CUDA (Apple silicon has its own GPU; CUDA's last macOS release was 10.2).
+bool mac_named(std::string_view head) {
+  static const RE2 re(
+      R"re((?i)\bmac ?book|\bimac\b|\bmac ?mini\b|\bmac ?studio\b|apple silicon|\bapple m[1-5]\b|\bm[1-5] (?:pro|max|ultra|chip|mac)\b|\bmac ?os\b|\bos ?x\b|\bdarwin\b)re");
+  return RE2::PartialMatch(head, re);
+}
+
+}  // namespace
+
+facts::Finding cause_at_line(std::string_view id, facts::Layer layer, std::string message,
+                             const std::pair<std::size_t, std::string_view>& shown, std::string_view rests_on,
+                             std::string fix);
+
 std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described) {
   // The text shows an NVIDIA GPU (nvidia-smi, a driver, a card's name): the vendor is not in question.
   if (described.driver.nvml.driver_version.known() || !described.driver.nvml.devices.empty() ||
@@ -501,6 +620,24 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
   }
   static const RE2 k_nvidia_card(R"((?i)\b(?:geforce|quadro|tesla|titan|rtx|gtx|jetson)\b|\bnvidia\s+[a-z]?\d{2,4}\b)");
   if (RE2::PartialMatch(head, k_nvidia_card)) return std::nullopt;
+  // A Mac asked for CUDA: there is no NVIDIA GPU to find, whatever the package.
+  if (mac_named(head)) {
+    static const RE2 k_cuda_asked(
+        R"re((?i)not (?:compiled|built) with (?:cuda|gpu)|cuda[^\n]{0,40}(?:not available|unavailable|not found|error)|no cuda|nvidia)re");
+    auto shown = first_line_matching(head, symptom());
+    if (!shown) shown = first_line_matching(head, k_cuda_asked);
+    if (shown) {
+      return cause_at_line(
+          "hw.no_gpu", facts::Layer::environment,
+          "Likely cause: the machine is a Mac, which has no NVIDIA GPU and no CUDA (Apple silicon has its own GPU; "
+          "CUDA's last macOS release was 10.2), so anything that asks for CUDA there fails or falls back to the "
+          "CPU.",
+          *shown, "rests on: the text names a Mac (macOS, Apple silicon) and a program that asks for CUDA",
+          "Use the Mac's own GPU where the framework supports it (PyTorch: device=\"mps\"; TensorFlow: "
+          "tensorflow-metal), run on the CPU (device=\"cpu\", compute_type=\"int8\" for CTranslate2/faster-whisper), "
+          "or run on a machine with an NVIDIA GPU");
+    }
+  }
   // What the machine's graphics is, as posts name it: "Intel(R) UHD Graphics 620", "Mesa Intel Xe
   // Graphics", "Radeon RX 6700 XT", "AMD Instinct MI250".
   static const RE2 k_intel(
@@ -620,6 +757,100 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       }
     }
   }
+  // Docker's own "unknown flag: --gpus" (a program inside the container says "Error: unknown flag:",
+  // log.gpus_flag_given_to_program): the flag and its value came as one argument ("--gpus all" as
+  // one item of a runArgs list), or the client predates 19.03, the release that added --gpus.
+  {
+    static const RE2 k_docker_unknown_gpus(R"re(unknown flag: --gpus\b)re");
+    static const RE2 k_joined(R"re((?i)unknown flag: --gpus[ =](?:all\b|device|["'0-9]))re");
+    if (auto shown = first_line_matching(head, k_docker_unknown_gpus);
+        shown && shown->second.find("Error: unknown flag") == std::string_view::npos) {
+      if (RE2::PartialMatch(shown->second, k_joined)) {
+        return catalogued_cause(
+            "container.gpus_flag_value_in_same_argument",
+            "Likely cause: --gpus and its value reached Docker as one argument (\"--gpus all\" as one item of a "
+            "list, such as devcontainer.json's runArgs), so Docker looked for a flag named \"--gpus all\" and "
+            "started nothing.",
+            *shown, "rests on: Docker's \"unknown flag\" naming the flag together with its value");
+      }
+      std::string rests = "rests on: Docker itself rejecting --gpus (a client without the flag)";
+      auto client = docker_client_version(head);
+      if (client && client->before_gpus_flag) {
+        rests = fmt::format("rests on: Docker rejecting --gpus, and `docker version` showing the Client at {}",
+                            client->version);
+      }
+      if (!client || client->before_gpus_flag) return catalogued_cause(
+          "container.docker_client_too_old",
+          "Likely cause: the Docker client is older than 19.03, the release that added --gpus. The flag is parsed "
+          "by the client, so a newer daemon does not help: the old client rejects it before anything starts.",
+          *shown, rests);
+    }
+  }
+  // MIG on, and the program sees one GPU where it expected more, or fails on a device index: CUDA gives
+  // a process one MIG instance, the one CUDA_VISIBLE_DEVICES names.
+  if (auto on = mig_enabled(head)) {
+    static const RE2 k_one_device(
+        R"re((?i)device >= 0 && device < num_gpus|invalid device ordinal|device_count\(\)[^\n]{0,40}(?:\b1\b|\bone\b)|(?:only|just) (?:one|1|a single) (?:gpu|device)|(?:shows?|sees?|lists?|finds?) (?:only )?(?:one|1) (?:gpu|device))re");
+    if (auto shown = first_line_matching(head, k_one_device)) {
+      return catalogued_cause(
+          "gpu.mig_one_instance_per_process",
+          "Likely cause: the GPU runs with MIG, and CUDA gives a process one MIG instance only: the one "
+          "CUDA_VISIBLE_DEVICES names when the process starts (or the first one). Other instances and GPUs are "
+          "not visible to it, so device counts and indices past 0 fail.",
+          *shown, fmt::format("rests on: MIG enabled (line {}) and a program that sees one device", on->first));
+    }
+  }
+  // A program that says it needs a CUDA GPU of at least some compute capability, on a GPU the text
+  // names that has it: the GPU qualifies, so what failed is the driver under the program's CUDA runtime.
+  {
+    static const RE2 k_needs_cc(
+        R"re((?i)(?:needs?|requires?)\s+(?:an?\s+)?cuda[- ]?(?:enabled|capable)\s+(?:gpu|device|card)[^\n]{0,30}?compute capability\D{0,12}([1-9])\.(\d))re");
+    std::size_t number = 0;
+    for (std::string_view line : util::lines(head)) {
+      ++number;
+      int major = 0, minor = 0;
+      if (line.size() > 4096 || !RE2::PartialMatch(line, k_needs_cc, &major, &minor)) continue;
+      auto gpu = gpu_named(head, false);
+      if (!gpu || gpu->cc < checks::ComputeCapability{major, minor}) break;
+      return cause_at_line(
+          "driver.too_old_for_runtime", facts::Layer::driver,
+          fmt::format("Likely cause: the {} (compute capability {}) meets the program's minimum ({}.{}), so the GPU "
+                      "is not what it rejects: its CUDA runtime found no usable device, which on a CUDA GPU means the "
+                      "driver is older than that runtime needs (or is missing).",
+                      gpu->match, gpu->cc.dotted(), major, minor),
+          {number, util::trim(line)}, "rests on: a CUDA GPU the text names that meets the stated minimum",
+          std::string(catalogue_fix("driver.too_old_for_runtime")));
+    }
+  }
+  // llama.cpp (or koboldcpp) started with its CUDA backend and no layer count, and the post says the
+  // GPU is not used (no CUDA error): nothing is offloaded.
+  static const RE2 k_cuda_failed(R"re((?i)CUDA error|no kernel image|out of memory|\bfailed\b|\bcrash)re");
+  if (runtime_of(head) == Runtime::llama && first_line_matching(head, symptom()) &&
+      !RE2::PartialMatch(head, k_cuda_failed)) {
+    static const RE2 k_cuda_backend(
+        R"re((?i)--usecublas|--usecuda|ggml_cuda_init: found [1-9]|ggml_init_cublas: found [1-9]|using CUDA for GPU acceleration)re");
+    static const RE2 k_layers_given(R"re((?i)(?:^|\s)-ngl\b|--n-gpu-layers|--gpulayers|n_gpu_layers|gpu_layers|offloaded \d+/)re");
+    if (auto shown = first_line_matching(head, k_cuda_backend); shown && !RE2::PartialMatch(head, k_layers_given)) {
+      return catalogued_cause(
+          "llama.no_gpu_layers",
+          "Likely cause: the CUDA backend is there, but no layers were asked for: the number of layers to offload "
+          "(-ngl, --gpulayers, n_gpu_layers) defaults to 0, so the whole model stays on the CPU.",
+          *shown, "rests on: a llama.cpp-family run with its CUDA backend and no layer count");
+    }
+  }
+  // Works as root and not as the user: the /dev/nvidia* device nodes are not open to the user.
+  {
+    static const RE2 k_root_only(
+        R"re((?i)(?:only|unless|except)\s+(?:when\s+|if\s+)?(?:(?:i|it|you|we)\s+)?(?:run\s+|running\s+|launch\w*\s+|start\w*\s+|execute\w*\s+)?(?:it\s+)?(?:(?:as|with|under|using|by)\s+)?(?:sudo|root|superuser|the root user)\b|(?:works?|worked|working|true|fine|available|detected|visible|sees? the gpu)\s+(?:\w+\s+){0,2}(?:with|as|under|using|via)\s+(?:sudo|root|superuser)\b|(?:with|as|using|under)\s+(?:sudo|root)\b[^\n]{0,30}\b(?:works?|worked|true|fine|is available|detects?)\b)re");
+    if (auto shown = first_line_matching(head, k_root_only)) {
+      return cause_at_line(
+          "driver.device_permission", facts::Layer::driver,
+          "Likely cause: the user may not open the GPU's device files. As root CUDA works; as the user, "
+          "/dev/nvidia* (often root:video, mode 660) is closed to them, so CUDA finds no device.",
+          *shown, "rests on: the text says the GPU works only as root (sudo)",
+          std::string(catalogue_fix("driver.device_permission")));
+    }
+  }
   // A Windows preview (Insider) build: GPU compute in WSL broke in several of them (20231-20236,
   // 21343-21354: microsoft/WSL#6773 and the builds' release notes), and only a later build fixed it.
   // Released builds are 19041-19045 (Windows 10), 22000, 22621, 22631, 26100 and 26200 (Windows 11).
@@ -716,6 +947,21 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "build and NVIDIA driver with GPU support (Windows 10 21H2 / build 19044 or later, or Windows 11).",
           *shown,
           "rests on: the text is about WSL, where dxcore is how the GPU is reached",
+          std::string(catalogue_fix("wsl.no_gpu_support")));
+    }
+    // The container toolkit cannot load NVML inside WSL: Windows gives the distribution no GPU (the
+    // driver's WSL libraries in /usr/lib/wsl/lib come only with a Windows build and driver that
+    // support GPU paravirtualisation: Windows 10 21H2, build 19044, or later).
+    static const RE2 k_wsl_nvml_missing(
+        R"re(load library failed: libnvidia-ml\.so\.1|libnvidia-ml\.so\.1: cannot open shared object file)re");
+    if (auto shown = first_line_matching(head, k_wsl_nvml_missing)) {
+      return cause_at_line(
+          "wsl.no_gpu_support", facts::Layer::environment,
+          "Likely cause: this WSL distribution has no GPU. Inside WSL the driver's libraries (libnvidia-ml, "
+          "libcuda) come from Windows, in /usr/lib/wsl/lib, only on a Windows build and NVIDIA driver with GPU "
+          "support for WSL 2 (Windows 10 21H2 / build 19044 or later, or Windows 11); without them the container "
+          "toolkit finds no NVML.",
+          *shown, "rests on: the text is about WSL, and NVML's library is missing there",
           std::string(catalogue_fix("wsl.no_gpu_support")));
     }
     // A CUDA library that dlopens the driver's libcuda.so fails to load inside WSL: cuDNN's
@@ -989,7 +1235,8 @@ bool situation_explains(std::string_view id) {
   for (std::string_view symptom : {"log.nvml_init_failed", "log.no_nvidia_driver", "log.nvidia_smi_missing",
                                    "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed",
                                    "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found",
-                                   "log.cuda_init_failed"}) {
+                                   "log.cuda_init_failed", "log.cuda_devices_unavailable",
+                                   "log.library_built_without_cuda", "log.torch_not_compiled_with_cuda"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -343,5 +343,87 @@ TEST(ExplainLikely, ACudaBuildOnAMachineSetUpForAnOlderCudaPointsAtTheDriver) {
   EXPECT_TRUE(!g || g->id != "torch.cuda_too_new_for_driver");
 }
 
+TEST(ExplainLikely, DockerItselfRejectingGpusNamesAnOldClientOrAJoinedArgument) {
+  const std::string old_client =
+      "Client:\n Version:\t17.12.0-ce\n API version:\t1.35\nServer: Docker Engine - Community\n Engine:\n  "
+      "Version:\t19.03.6\n$ sudo docker run --gpus all nvidia/cuda:9.0-base nvidia-smi\nunknown flag: --gpus\n"
+      "See 'docker run --help'.\n";
+  auto f = situation_cause(old_client, described(old_client));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "container.docker_client_too_old");
+  EXPECT_NE(f->evidence.back().find("17.12.0-ce"), std::string::npos) << f->evidence.back();
+  EXPECT_EQ(situation_cause("Opening the dev container fails: unknown flag: --gpus all", {})->id,
+            "container.gpus_flag_value_in_same_argument");
+  // A client that has the flag: not this cause.
+  const std::string new_client = "Client:\n Version: 24.0.5\nunknown flag: --gpus\n";
+  auto g = situation_cause(new_client, described(new_client));
+  EXPECT_TRUE(!g || g->id != "container.docker_client_too_old");
+}
+
+TEST(ExplainLikely, MigOnAndOneDeviceSeenNamesTheOneInstancePerProcessRule) {
+  EXPECT_EQ(situation_cause("torch.cuda.device_count() shows only one gpu in MIG A100", {})->id,
+            "gpu.mig_one_instance_per_process");
+  const std::string table =
+      "RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED\n"
+      "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+      "|                                         |                        |               MIG M. |\n"
+      "|   0  NVIDIA A100 80GB PCIe          Off |   00000000:31:00.0 Off |                   On |\n"
+      "|                                         |                        |              Enabled |\n";
+  EXPECT_EQ(situation_cause(table, {})->id, "gpu.mig_one_instance_per_process");
+  // The column header alone, with MIG off, says nothing about MIG.
+  std::string off = table;
+  off.replace(off.find("Enabled"), 7, "Disabled");
+  auto f = situation_cause(off, {});
+  EXPECT_TRUE(!f || f->id != "gpu.mig_one_instance_per_process");
+}
+
+TEST(ExplainLikely, AGpuThatWorksOnlyAsRootPointsAtTheDevicePermissions) {
+  EXPECT_EQ(situation_cause("Torch is not able to use GPU unless superuser, openSuse tumbleweed", {})->id,
+            "driver.device_permission");
+  EXPECT_EQ(situation_cause("is_available() is True only when I run it with sudo", {})->id, "driver.device_permission");
+  auto f = situation_cause("I installed the driver with sudo apt install nvidia-driver-535", {});
+  EXPECT_TRUE(!f || f->id != "driver.device_permission");
+}
+
+TEST(ExplainLikely, NvmlMissingInsideWslMeansWindowsGivesNoGpu) {
+  const std::string text =
+      "I use WSL2 with Docker Desktop.\nnvidia-container-cli: initialization error: load library failed: "
+      "libnvidia-ml.so.1: cannot open shared object file: no such file or directory: unknown\n";
+  EXPECT_EQ(situation_cause(text, described(text))->id, "wsl.no_gpu_support");
+}
+
+TEST(ExplainLikely, AMacAskedForCudaHasNoNvidiaGpu) {
+  EXPECT_EQ(situation_cause("This CTranslate2 package was not compiled with CUDA support\nI am on a Macbook Pro M1", {})->id,
+            "hw.no_gpu");
+  EXPECT_EQ(situation_cause("torch.cuda.is_available() returns False on macOS", {})->id, "hw.no_gpu");
+  // A Mac with an NVIDIA card named: not this cause.
+  auto f = situation_cause("macOS 10.13 with a GTX 1080 eGPU: torch.cuda.is_available() returns False", {});
+  EXPECT_TRUE(!f || f->id != "hw.no_gpu");
+}
+
+TEST(ExplainLikely, AProgramsMinimumComputeCapabilityMetByTheGpuPointsAtTheDriver) {
+  const std::string text =
+      "[error] This program needs a CUDA-Enabled GPU (with at least compute capability 2.0).\n"
+      "Windows 10, GeForce GTX 1080, driver 385.54\n";
+  EXPECT_EQ(situation_cause(text, described(text))->id, "driver.too_old_for_runtime");
+  // A GPU below the minimum: the GPU is the cause, not the driver.
+  const std::string old_gpu = "This program needs a CUDA-Enabled GPU (with at least compute capability 3.5).\nGT 630\n";
+  auto f = situation_cause(old_gpu, described(old_gpu));
+  EXPECT_TRUE(!f || f->id != "driver.too_old_for_runtime");
+}
+
+TEST(ExplainLikely, ALlamaRunWithItsCudaBackendAndNoLayerCountOffloadsNothing) {
+  EXPECT_EQ(situation_cause("koboldcpp not using GPU\n./koboldcpp-linux-x64 --usecublas\n", {})->id,
+            "llama.no_gpu_layers");
+  auto f = situation_cause("koboldcpp not using GPU\n./koboldcpp-linux-x64 --usecublas --gpulayers 35\n", {});
+  EXPECT_TRUE(!f || f->id != "llama.no_gpu_layers");
+}
+
+TEST(ExplainLikely, DlibOrOpencvNotUsingTheGpuIsACpuBuildOfThatLibrary) {
+  EXPECT_EQ(likely_id("face_recognition is not using the GPU; dlib.cuda.get_num_devices() says 1"),
+            "framework.library_built_without_cuda");
+  EXPECT_EQ(likely_id("Cv2Gpu.GetCudaEnabledDeviceCount() always returns 0"), "framework.library_built_without_cuda");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli

@@ -117,6 +117,25 @@ TEST(LogScanner, TheCauseBehindAGenericLoadFailureComesFirst) {
   EXPECT_TRUE(scan("llm_load_tensors: offloaded 41/41 layers to GPU\n").empty());
   EXPECT_EQ(ids(scan("2020/10/14 18:04:53 If this is a GPU node, did you set the docker default runtime to `nvidia`?\n")),
             std::vector<std::string>{"log.k8s_device_plugin_no_nvml"});
+  // cudaErrorDevicesUnavailable, as PyTorch prints it, and its name.
+  EXPECT_EQ(ids(scan("RuntimeError: CUDA error: all CUDA-capable devices are busy or unavailable\n")),
+            std::vector<std::string>{"log.cuda_devices_unavailable"});
+  EXPECT_EQ(ids(scan("cudaGetDeviceCount returned cudaErrorDevicesUnavailable\n")),
+            std::vector<std::string>{"log.cuda_devices_unavailable"});
+  // NVML's mismatch as a container runtime logs it.
+  EXPECT_EQ(ids(scan("nvidia-docker | 2017/12/21 05:04:46 Error: nvml: Driver/library version mismatch\n")),
+            std::vector<std::string>{"log.nvml_version_mismatch"});
+  // Any library's own "not compiled with CUDA"; PyTorch's stays PyTorch's.
+  EXPECT_EQ(ids(scan("RuntimeError: This CTranslate2 package was not compiled with CUDA support\n")),
+            std::vector<std::string>{"log.library_built_without_cuda"});
+  EXPECT_EQ(ids(scan("RuntimeError: nms is not compiled with GPU support\n")),
+            std::vector<std::string>{"log.library_built_without_cuda"});
+  EXPECT_EQ(ids(scan(">>> dlib.DLIB_USE_CUDA\nFalse\n")).size(), 0U) << "the value on its own line is not read";
+  EXPECT_EQ(ids(scan("dlib.DLIB_USE_CUDA = False\n")), std::vector<std::string>{"log.library_built_without_cuda"});
+  EXPECT_EQ(ids(scan("AssertionError: torch is not compiled with CUDA\n")),
+            std::vector<std::string>{"log.torch_not_compiled_with_cuda"});
+  EXPECT_EQ(ids(scan("msg=\"skipping available library at users request\" requested=cuda libDir=/usr/lib/ollama/cuda_v12\n")),
+            std::vector<std::string>{"log.ollama_library_skipped"});
 }
 
 TEST(LogScanner, PastedTypographyAndABareIllegalInstruction) {

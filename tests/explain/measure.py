@@ -64,6 +64,13 @@ SAME_CAUSE = [
     {"ollama.arch_unsupported", "log.ollama_gpu_too_old"},
     {"llama.no_gpu_layers", "log.llama_no_gpu_layers"},
     {"container.k8s_default_runtime_not_nvidia", "log.k8s_device_plugin_no_nvml"},
+    {"gpu.exclusive_busy", "log.cuda_devices_unavailable"},
+    {"ollama.llm_library_override_unmatched", "log.ollama_library_skipped"},
+    # A library whose installed build has no CUDA: the generic ids, and the names the labellers gave it
+    # per library before the catalogue had one.
+    {"framework.library_built_without_cuda", "log.library_built_without_cuda", "framework.dlib_built_without_cuda",
+     "framework.opencv_built_without_cuda", "ctranslate2.wheel_without_cuda_on_aarch64",
+     "framework.mmcv_ops_built_without_cuda"},
 ]
 
 
