@@ -310,6 +310,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
       check_default_gpu_from_input(n);
+      check_branch_host_factory(n);
       if (is_fallback_conditional(n)) {
         std::string name;
         for (Node p = n.parent(); p.valid() && !p.is(NodeKind::block) && !p.is(NodeKind::module); p = p.parent()) {
@@ -426,6 +427,7 @@ void Analyzer::enter_if(Node n) {
   Node cond = n.field(Field::condition);
   if (contains_modulo(cond, m_src.text)) ++m_periodic_ifs;
   check_one_branch_moved(n);
+  check_branch_host_factory(n);
   // The statement form of the fallback: if torch.cuda.is_available(): device = "cuda" else: device = "cpu"
   if (!is_fallback_conditional(cond)) return;
   Node alt = n.field(Field::alternative);

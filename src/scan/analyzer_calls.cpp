@@ -1,5 +1,7 @@
 // What each call means to the rules, read at the call's position in program order: the symbol
 // table holds what every name was bound to by the statements before it.
+#include <functional>
+
 #include <fmt/format.h>
 #include <re2/re2.h>
 
@@ -211,6 +213,10 @@ void Analyzer::on_call(Node call) {
     if (!c.cls.empty()) m_ctor_calls.push_back(std::move(c));
   }
   check_module_ctor(call, q);
+  check_local_module_called_at_once(call, q);
+  check_literal_cpu_device_argument(call);
+  check_factory_sized_from_sibling_argument(call, q);
+  check_tensor_from_device_values(call, q);
   check_dtype_without_device(call, q);
   check_multi_gpu_only_move(call);
   check_optimizer_state_factory(call, q);
@@ -448,7 +454,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   bool per_step_method = in_forward() || (in_module_method() && fname != "__init__" && fname.find("init") == std::string_view::npos &&
                                           fname.find("reset") == std::string_view::npos && fname.find("build") == std::string_view::npos);
   // A function of the file that forward() or a training step calls by name.
-  per_step_method = per_step_method || called_from_forward();
+  per_step_method = per_step_method || called_from_forward() || function_name() == "__call__";
   if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
       moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
@@ -458,6 +464,33 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     std::string_view factory = last_component(q);
     Symbol made = infer(object);
     bool direct = is_torch_function(q);
+    // `torch.tensor(x.cpu().numpy()[:, ::-1].copy()).cuda()`: a device tensor copied to the host, only
+    // sliced, flipped or cast there, and copied back, at every step. The same on the device (torch.flip,
+    // slicing, .to(dtype)) costs no copy and keeps the graph.
+    if (direct && (factory == "tensor" || factory == "from_numpy" || factory == "as_tensor") && !runs_once_per_loop(call)) {
+      if (Node source = host_round_trip_source(positional(object, 0)); source.valid()) {
+        emit(RuleId::tensor_created_then_moved, call,
+             fmt::format("`{}` is copied to the host (.cpu().numpy()), only reshaped or sliced there, and copied back "
+                         "with .{}(), at every {}: the same operation on the device needs no copy",
+                         snippet(source, 30), method,
+                         step_loop && in_loop() ? fmt::format("pass of the loop at {}", where(m_loops.back().row))
+                                                : fmt::format("call of {}()", function_name())),
+             {snippet(call, 80)}, "do it on the device: torch.flip(x, dims=[...]), x[...] slicing, x.to(dtype)");
+        return;
+      }
+    }
+    // `torch.stack(torch.meshgrid(dy, dx)).to(dev)` where dy and dx are factories made here on the
+    // host: a host allocation copied over at every step, like a factory moved at once.
+    if (direct && (factory == "stack" || factory == "cat") && !runs_once_per_loop(call) && all_host_factories(object)) {
+      emit(RuleId::tensor_created_then_moved, call,
+           fmt::format("{}(...) joins tensors made here on the CPU (no device=) and .{}() then copies the result to the "
+                       "device, at every {}",
+                       q, method,
+                       step_loop && in_loop() ? fmt::format("pass of the loop at {}", where(m_loops.back().row))
+                                              : fmt::format("call of {}()", function_name())),
+           {snippet(call, 80)}, "make the pieces with device=<the target device> and drop the .to()");
+      return;
+    }
     // torch.tensor(host_list) copies host data, which has to cross anyway; code that runs once per
     // object or under a first-time test (optimizer state set-up) is no per-step cost.
     if (direct && made.kind == Kind::tensor && made.placement == Placement::host && factory != "from_numpy" &&
@@ -1313,6 +1346,222 @@ void Analyzer::check_default_gpu_from_input(Node conditional) {
                    "tensors made with this device are on another GPU (\"Expected all tensors to be on the same device\")",
                    snippet(conditional, 60), input.text()),
        {snippet(conditional.parent(), 80)}, fmt::format("{}.device", input.text()));
+}
+
+// The device tensor under `x.cpu().detach().numpy()[:, ::-1].copy()`: the data passes through
+// .numpy() after .cpu() and is only sliced, copied, cast or reshaped on the host. Invalid otherwise
+// (host data, or a numpy function that torch may lack).
+Node Analyzer::host_round_trip_source(Node data) {
+  bool numpy = false;
+  bool cpu = false;
+  for (int guard = 0; guard < 16 && data.valid(); ++guard) {
+    if (data.is(NodeKind::subscript)) {
+      data = data.field(Field::value);
+      continue;
+    }
+    if (data.is(NodeKind::attribute)) {
+      auto a = data.field(Field::attribute).text();
+      if (a != "T" && a != "data") break;
+      data = data.field(Field::object);
+      continue;
+    }
+    if (!data.is(NodeKind::call) || !data.field(Field::function).is(NodeKind::attribute)) break;
+    Node fn = data.field(Field::function);
+    auto m = fn.field(Field::attribute).text();
+    if (m == "numpy") {
+      numpy = true;
+    } else if (m == "cpu") {
+      if (!numpy) return Node();
+      cpu = true;
+    } else if (m != "copy" && m != "astype" && m != "transpose" && m != "reshape" && m != "squeeze" && m != "detach" &&
+               m != "swapaxes" && m != "flatten" && m != "ravel") {
+      return Node();
+    }
+    data = fn.field(Field::object);
+  }
+  if (!numpy || !cpu || !(data.is(NodeKind::identifier) || data.is(NodeKind::attribute))) return Node();
+  return data;
+}
+
+// `train(model, data, device="cpu")` where another call of the same function of this file passes the
+// device the file chose (`train(model, data, device)`): this call runs that work on the CPU, by a
+// literal rather than by a choice. Not under a device test, an argparse flag or a version guard.
+void Analyzer::check_literal_cpu_device_argument(Node call) {
+  Node fn = call.field(Field::function);
+  if (!fn.is(NodeKind::identifier)) return;
+  Node args = call.field(Field::arguments);
+  Node literal;
+  std::string_view kw;
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (!a.is(NodeKind::keyword_argument) || !names_a_device(a.field(Field::name).text())) continue;
+    if (!is_cpu_device(a.field(Field::value))) return;
+    literal = a.field(Field::value);
+    kw = a.field(Field::name).text();
+  }
+  if (!literal.valid() || !gpu_code() || under_choice(call)) return;
+  // A function of this file that runs a model (trains or evaluates it): not a helper that records a
+  // device, nor a method that moves to the CPU on purpose (a `cpu()` override).
+  const std::string name(fn.text());
+  std::string_view text = m_src.text;
+  auto def = text.find("def " + name + "(");
+  if (def == std::string_view::npos || function_name().find("cpu") != std::string_view::npos) return;
+  // Its body: the lines after the def indented deeper than it.
+  auto line_start = text.rfind('\n', def);
+  line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+  const std::size_t indent = def - line_start;
+  std::size_t end = text.find('\n', def);
+  while (end != std::string_view::npos && end + 1 < text.size() && end - def < 20000) {
+    auto next = text.find('\n', end + 1);
+    auto line = text.substr(end + 1, next == std::string_view::npos ? std::string_view::npos : next - end - 1);
+    auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && first <= indent && line[first] != '#') break;
+    end = next;
+  }
+  auto body = text.substr(def, (end == std::string_view::npos ? text.size() : end) - def);
+  // A call whose result is named for the CPU (`preds_on_cpu = predict(..., device="cpu")`) is a
+  // deliberate CPU run (a timing comparison).
+  for (Node up = call.parent(); up.valid() && !up.is(NodeKind::block) && !up.is(NodeKind::module); up = up.parent()) {
+    if (up.is(NodeKind::assignment) && util::contains_icase(up.field(Field::left).text(), "cpu")) return;
+  }
+  if (body.find(".backward(") == std::string_view::npos && body.find("no_grad") == std::string_view::npos &&
+      body.find(".eval()") == std::string_view::npos) {
+    return;
+  }
+  // Another call of the same function hands it something else for that parameter: a name, not a
+  // CPU literal.
+  bool chosen_elsewhere = false;
+  for (auto at = text.find(name + "("); at != std::string_view::npos && !chosen_elsewhere; at = text.find(name + "(", at + 1)) {
+    if (at == call.start_byte()) continue;
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' || text[at - 1] == '.')) continue;
+    if (at >= 4 && text.substr(at - 4, 4) == "def ") continue;
+    int depth = 0;
+    std::size_t close = at + name.size();
+    for (; close < text.size() && close < at + 4096; ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    auto inside = text.substr(at + name.size(), close - at - name.size());
+    static const RE2 k_device_name(R"re((?:^|[(,\s])(?:\w+=)?(?:self\.|args\.)?(?:device|dev|DEVICE)\b\s*[,)]?)re");
+    if (inside.find("cpu") == std::string_view::npos && RE2::PartialMatch(inside, k_device_name)) chosen_elsewhere = true;
+  }
+  if (!chosen_elsewhere) return;
+  emit(RuleId::hardcoded_cpu, literal,
+       fmt::format("{}() is called with {}={} here, while another call in this file hands it the device the file "
+                   "chose: this run stays on the CPU even on a GPU machine",
+                   name, kw, literal.text()),
+       {snippet(call, 80)}, fmt::format("pass the chosen device: {}(..., {}=device)", name, kw));
+}
+
+// `batched_nms(boxes, scores, torch.zeros(len(boxes)))`: a factory without a device, sized from
+// another argument of the same call, meets that argument inside the callee; where the argument is on
+// the GPU, the factory's CPU tensor is not.
+void Analyzer::check_factory_sized_from_sibling_argument(Node call, std::string_view q) {
+  if (m_function_nodes.empty() || !gpu_code() || in_host_side_function() || is_torch_function(q)) return;
+  std::string_view last = last_component(q);
+  if (last == "print" || last == "append" || last == "extend" || last == "to" || last == "cuda" || last == "format" ||
+      q.starts_with("np.") || q.starts_with("numpy.")) {
+    return;
+  }
+  Node args = call.field(Field::arguments);
+  if (!args.valid() || args.named_count() < 2 || has_splat(call)) return;
+  std::vector<Node> values;
+  for (std::uint32_t i = 0; i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    values.push_back(a.is(NodeKind::keyword_argument) ? a.field(Field::value) : a);
+  }
+  for (Node v : values) {
+    Node factory = inline_host_factory(v);
+    if (!factory.valid() || m_inline_reported.count(factory.start_byte()) > 0) continue;
+    auto sizes = factory.field(Field::arguments).text();
+    for (Node other : values) {
+      if (other == v || inline_host_factory(other).valid()) continue;
+      // The argument under the casts written on it (`boxes.float()`).
+      Node base = other;
+      while (base.is(NodeKind::call) && base.field(Field::function).is(NodeKind::attribute) &&
+             base.field(Field::arguments).named_count() == 0) {
+        base = base.field(Field::function).field(Field::object);
+      }
+      if (!base.is(NodeKind::identifier) && !base.is(NodeKind::subscript) && !base.is(NodeKind::attribute)) continue;
+      auto b = base.text();
+      if (b.size() < 1 || b.size() > 80) continue;
+      const bool sized_by = sizes.find(fmt::format("len({})", b)) != std::string_view::npos ||
+                            sizes.find(fmt::format("{}.shape", b)) != std::string_view::npos ||
+                            sizes.find(fmt::format("{}.size(", b)) != std::string_view::npos;
+      if (!sized_by) continue;
+      Symbol o = infer(other);
+      if (o.placement == Placement::host || o.kind == Kind::module || o.made_on_host()) continue;
+      m_inline_reported.insert(factory.start_byte());
+      emit(RuleId::tensor_created_without_device, factory,
+           fmt::format("{} is made on the CPU (no device=) and handed to {}() next to `{}`, whose size it takes: where "
+                       "that is on the GPU, the two meet on different devices",
+                       snippet(factory, 40), q, snippet(other, 30)),
+           {snippet(call, 80)}, fmt::format("create it with device={}.device (or torch.zeros_like(...))", b));
+      return;
+    }
+  }
+}
+
+// `torch.tensor([x.min(), x.max()])` in a module's forward (or a step): the values are 0-d tensors
+// on the input's device, and torch.tensor copies them into a new tensor on the CPU (a sync per
+// element), which then meets the device tensors it was read from.
+void Analyzer::check_tensor_from_device_values(Node call, std::string_view q) {
+  if (m_function_nodes.empty() || !is_torch_function(q) || last_component(q) != "tensor") return;
+  if (keyword(call, "device").valid() || has_splat(call) || in_host_side_function()) return;
+  const bool per_step = (in_module_method() && function_name() != "__init__") || called_from_forward() || in_step_loop();
+  if (!per_step || !gpu_code() || moved_as_made(call) || m_inline_reported.count(call.start_byte()) > 0) return;
+  Node data = positional(call, 0);
+  if (!data.is(NodeKind::list) && !data.is(NodeKind::tuple)) return;
+  Node from;
+  for (std::uint32_t i = 0; i < data.named_count() && !from.valid(); ++i) {
+    Node e = data.named(i);
+    if (!e.is(NodeKind::call) || !e.field(Field::function).is(NodeKind::attribute)) continue;
+    Node fn = e.field(Field::function);
+    auto m = fn.field(Field::attribute).text();
+    if (m != "min" && m != "max" && m != "sum" && m != "mean" && m != "std" && m != "norm" && m != "amax" &&
+        m != "amin" && m != "median" && m != "var") {
+      continue;
+    }
+    Node object = fn.field(Field::object);
+    Symbol o = infer(object);
+    if (o.placement == Placement::host || o.kind == Kind::module) continue;
+    if (o.placement == Placement::accelerator || mentions_parameter(object)) from = object;
+  }
+  if (!from.valid()) return;
+  m_inline_reported.insert(call.start_byte());
+  emit(RuleId::tensor_created_without_device, call,
+       fmt::format("torch.tensor([...]) copies values read from `{}` (tensors on its device) into a new tensor on the "
+                   "CPU, with a sync per value, at every call of {}(); it then meets `{}`'s device",
+                   snippet(from, 30), function_name(), snippet(from, 30)),
+       {snippet(call, 80)},
+       fmt::format("torch.stack([...]) keeps the device (or torch.tensor(..., device={}.device))", snippet(from, 30)));
+}
+
+// The tensors a torch.stack/cat (maybe over torch.meshgrid) joins are all names bound in this
+// function to sized factories made on the host without a device.
+bool Analyzer::all_host_factories(Node join) {
+  bool any = false;
+  // Named nodes only: the walk below descends through argument lists, lists, tuples and meshgrid.
+  std::function<bool(Node, int)> host_only = [&](Node n, int depth) -> bool {
+    if (depth > 4) return false;
+    if (n.is(NodeKind::keyword_argument)) return true;  // dim=, indexing=
+    if (n.is(NodeKind::argument_list) || n.is(NodeKind::list) || n.is(NodeKind::tuple)) {
+      for (std::uint32_t i = 0; i < n.named_count(); ++i) {
+        if (!host_only(n.named(i), depth + 1)) return false;
+      }
+      return true;
+    }
+    if (n.is(NodeKind::call)) {
+      std::string q = qualified_callee(n);
+      return last_component(q) == "meshgrid" && is_torch_function(q) && host_only(n.field(Field::arguments), depth + 1);
+    }
+    if (!n.is(NodeKind::identifier)) return false;
+    const Symbol* s = lookup(n.text());
+    if (s == nullptr || !s->made_on_host() || !s->sized || s->row < 0) return false;
+    any = true;
+    return true;
+  };
+  return host_only(join.field(Field::arguments), 0) && any;
 }
 
 }  // namespace gpudoctor::scan

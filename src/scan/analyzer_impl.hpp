@@ -112,6 +112,7 @@ class Analyzer {
   void check_tensor_attribute(Node left, Node right, const Symbol& value);
   void check_accumulator(Node target, Node value, Node at);
   void check_module_ctor(Node call, std::string_view q);
+  void check_local_module_called_at_once(Node call, std::string_view q);
   void check_host_factory(Node call, std::string_view q);
   // `torch.tensor(v, dtype=x.dtype)` without device=: the input's dtype copied, its device forgotten.
   void check_dtype_without_device(Node call, std::string_view q);
@@ -188,6 +189,14 @@ class Analyzer {
   // `if a: x = Net(); x.to(dev) else: x = Net.from_pretrained(p)`: moved in one branch only, and
   // never after (analyzer_structure.cpp).
   void check_one_branch_moved(Node if_statement);
+  void check_branch_host_factory(Node if_or_conditional);
+  Node host_made_value(Node v);
+  Node host_round_trip_source(Node data);
+  void check_literal_cpu_device_argument(Node call);
+  void check_factory_sized_from_sibling_argument(Node call, std::string_view q);
+  void check_tensor_from_device_values(Node call, std::string_view q);
+  bool all_host_factories(Node join);
+  bool device_side_value(Node v);
   // A helper that moves tensors, tuples and dicts to a device and returns anything else as it is:
   // a list of tensors passes through on the CPU (analyzer_structure.cpp).
   void check_container_mover(Node function);

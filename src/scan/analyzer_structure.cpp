@@ -152,7 +152,12 @@ bool Analyzer::runtime_helper(Node call) {
     for (auto at = fwd.find(needle); at != std::string_view::npos; at = fwd.find(needle, at + 1)) {
       auto eol = fwd.find('\n', at);
       auto next = eol == std::string_view::npos ? eol : fwd.find('\n', eol + 1);
-      auto lines = fwd.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
+      std::string lines(fwd.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
+      // Code only: a comment that mentions a device moves nothing.
+      for (auto hash = lines.find('#'); hash != std::string::npos; hash = lines.find('#', hash)) {
+        auto eol_at = lines.find('\n', hash);
+        lines.erase(hash, eol_at == std::string::npos ? std::string::npos : eol_at - hash);
+      }
       bool moved = lines.find(".to(") != std::string_view::npos || lines.find(".cuda(") != std::string_view::npos ||
                    lines.find("type_as(") != std::string_view::npos || lines.find("device") != std::string_view::npos;
       if (!moved) return true;
@@ -651,6 +656,28 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
          {snippet(left.parent(), 80)},
          fmt::format("self.register_buffer(\"{}\", {}, persistent=False)", attr, snippet(right, 50)));
   }
+}
+
+// `MBConv(args)(x)` in a method of a module: an nn.Module class of this file built and called at
+// once, so every call makes a new module with fresh random weights, on the CPU after the model was
+// moved, never registered and never trained (the module meant is in self.blocks). Not in __init__,
+// where running a throwaway module once can size a layer.
+void Analyzer::check_local_module_called_at_once(Node call, std::string_view q) {
+  if (q.empty() || q.find('.') != std::string_view::npos) return;
+  const std::string cls(q);
+  if (m_ff.module_classes.count(cls) == 0 || m_ff.weightless_classes.count(cls) > 0) return;
+  Node p = call.parent();
+  if (!p.is(NodeKind::call) || p.field(Field::function) != call) return;
+  if (!in_module_method() || function_name() == "__init__") return;
+  emit(RuleId::module_built_in_forward, call,
+       fmt::format("`{}`, a module class of this file, is built and called at once in {}(): a new module with fresh "
+                   "random weights at every call, on the CPU after the model was moved, never registered, never "
+                   "trained",
+                   q, function_name()),
+       {snippet(p, 80)},
+       fmt::format("build it once in __init__ (self.blocks = nn.ModuleList([{}(...), ...])) and call the registered "
+                   "module here",
+                   q));
 }
 
 void Analyzer::check_module_ctor(Node call, std::string_view q) {
@@ -1311,6 +1338,124 @@ void Analyzer::check_mixed_call(Node call, std::string_view q) {
                    batch_arg.text(), loop.source, snippet(call.field(Field::function), 30), where(loop.moved_row)),
        {fmt::format("`{}` bound by the loop at {}", batch_arg.text(), where(loop.row))},
        fmt::format("{} = {}.to(device, non_blocking=True)", batch_arg.text(), batch_arg.text()));
+}
+
+// A value made on the host without a device: a sized factory written inline (under casts and
+// reshapes), or torch.tensor(<numbers>) (`torch.tensor(len(x))`). Its call, or an invalid node.
+Node Analyzer::host_made_value(Node v) {
+  if (Node f = inline_host_factory(v); f.valid()) return f;
+  for (int guard = 0; guard < 6 && v.valid(); ++guard) {
+    if (v.is(NodeKind::parenthesized_expression) && v.named_count() == 1) {
+      v = v.named(0);
+      continue;
+    }
+    if (!v.is(NodeKind::call) || !v.field(Field::function).is(NodeKind::attribute)) return Node();
+    std::string q = qualified_callee(v);
+    if (is_torch_function(q)) {
+      if (last_component(q) != "tensor" || keyword(v, "device").valid() || has_splat(v)) return Node();
+      Node args = v.field(Field::arguments);
+      Node data = args.valid() && args.named_count() > 0 ? args.named(0) : Node();
+      if (!data.valid() || data.is(NodeKind::identifier) || infer(data).placement == Placement::accelerator) return Node();
+      return v;
+    }
+    auto m = v.field(Field::function).field(Field::attribute).text();
+    if (m != "float" && m != "long" && m != "int" && m != "bool" && m != "double" && m != "half") return Node();
+    v = v.field(Field::function).field(Field::object);
+  }
+  return Node();
+}
+
+// A value computed from device tensors: on the device by inference, or from the function's tensor
+// inputs through a tensor method or a call (`mask.sum()`, `couplings(msa1hot, w)` with msa1hot on
+// the device); not a number read off them (`len(x)`, `x.size(0)`, `x.item()`).
+bool Analyzer::device_side_value(Node v) {
+  Symbol o = infer(v);
+  if (o.kind == Kind::module || o.placement == Placement::host || o.made_on_host()) return false;
+  if (o.placement == Placement::accelerator) return true;
+  if (!v.is(NodeKind::call)) return false;
+  Node fn = v.field(Field::function);
+  auto last = fn.is(NodeKind::attribute) ? fn.field(Field::attribute).text() : fn.text();
+  for (std::string_view number : {"len", "int", "float", "bool", "size", "item", "numel", "dim", "tolist", "max", "min",
+                                  "cpu", "numpy", "str", "round", "sum"}) {
+    if (last == number && (number != "sum" || !fn.is(NodeKind::attribute))) return false;
+  }
+  if (last == "max" || last == "min") return false;
+  bool device = false;
+  int budget = 128;
+  for_each_node(v, m_src.text, [&](Node n) {
+    if (device || --budget < 0) return Descend::no;
+    if (n.is(NodeKind::identifier) && n.text() != "self") {
+      Node p = n.parent();
+      if (p.is(NodeKind::attribute) && p.field(Field::attribute) == n) return Descend::no;
+      if (p.is(NodeKind::keyword_argument) && p.field(Field::name) == n) return Descend::no;
+      const Symbol* s = lookup(n.text());
+      if (s != nullptr && s->kind != Kind::module && s->kind != Kind::device &&
+          (s->placement == Placement::accelerator || ((s->is_parameter || s->from_param) && !s->scalar))) {
+        device = true;
+      }
+    }
+    return Descend::yes;
+  });
+  return device;
+}
+
+// `n = mask.sum()` in one branch and `n = torch.tensor(len(x))` in the other (or the same as a
+// conditional expression): the name is a device tensor one way and a CPU tensor the other, so the
+// CPU branch fails where the value meets device tensors (a collective, an index, a cat). Not when
+// the condition chooses the device, precision or process, nor under a version guard.
+void Analyzer::check_branch_host_factory(Node n) {
+  if (m_function_nodes.empty() || !gpu_code() || in_host_side_function()) return;
+  static const RE2 k_choice(
+      R"((?i)cpu|cuda|gpu|device|accel|avail|mps|xla|tpu|rank|dist|half|fp16|bf16|amp|quant|int8|4bit|8bit|offload|meta|numpy|np\.|torch\.is_tensor|isinstance)");
+  std::vector<std::pair<Node, Node>> pairs;  // (host-made value, device-side value)
+  if (n.is(NodeKind::conditional_expression)) {
+    if (n.named_count() < 3) return;
+    Node yes = n.named(0), cond = n.named(1), no = n.named(2);
+    if (RE2::PartialMatch(cond.text(), k_choice)) return;
+    pairs.emplace_back(yes, no);
+    pairs.emplace_back(no, yes);
+  } else {
+    Node alt = n.field(Field::alternative);
+    if (!alt.is(NodeKind::else_clause)) return;
+    if (RE2::PartialMatch(n.field(Field::condition).text(), k_choice) || under_version_guard(n)) return;
+    auto assigned = [](Node block) {
+      std::map<std::string, Node, std::less<>> out;
+      for (std::uint32_t i = 0; block.valid() && i < block.named_count(); ++i) {
+        Node st = block.named(i);
+        Node e = st.is(NodeKind::expression_statement) && st.named_count() == 1 ? st.named(0) : Node();
+        if (e.is(NodeKind::assignment) && e.field(Field::left).is(NodeKind::identifier)) {
+          out[std::string(e.field(Field::left).text())] = e.field(Field::right);
+        }
+      }
+      return out;
+    };
+    auto yes = assigned(n.field(Field::consequence));
+    auto no = assigned(alt.field(Field::body));
+    for (const auto& [name, value] : yes) {
+      auto other = no.find(name);
+      if (other == no.end()) continue;
+      pairs.emplace_back(value, other->second);
+      pairs.emplace_back(other->second, value);
+    }
+  }
+  for (const auto& [host, device] : pairs) {
+    Node factory = host_made_value(host);
+    if (!factory.valid() || m_inline_reported.count(factory.start_byte()) > 0 || !device_side_value(device)) continue;
+    // `torch.empty(0)`: an empty placeholder for a case with nothing to compute, unless the other
+    // branch makes the same start with a device (an accumulator placed one way and not the other).
+    Node args = factory.field(Field::arguments);
+    const bool placed_other_way = device.is(NodeKind::call) && keyword(device, "device").valid();
+    if (args.valid() && args.named_count() == 1 && (args.named(0).text() == "0" || args.named(0).text() == "(0,)") &&
+        !placed_other_way) {
+      continue;
+    }
+    m_inline_reported.insert(factory.start_byte());
+    emit(RuleId::tensor_created_without_device, factory,
+         fmt::format("{} is made on the CPU (no device=) in one branch, while the other gives the same value `{}`, "
+                     "computed from device tensors: this way it is a CPU tensor where the other way it is on the GPU",
+                     snippet(factory, 40), snippet(device, 30)),
+         {snippet(n, 80)}, "create it with device=<input>.device (or <input>.new_zeros(...), torch.zeros_like(...))");
+  }
 }
 
 void Analyzer::check_one_branch_moved(Node if_statement) {

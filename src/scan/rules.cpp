@@ -55,7 +55,10 @@ constexpr ScanRule k_rules[] = {
       "And a call of a function of the file whose device parameter (device, cuda_device, gpus, use_gpu, ...) "
       "defaults to the CPU (-1, False, \"cpu\", or None where the function names the CPU and picks no GPU by itself) "
       "that leaves the parameter out, from a function that has a device at hand (a device-like parameter not "
-      "defaulting to the CPU, or the same keyword handed to another call)",
+      "defaulting to the CPU, or the same keyword handed to another call); and a function of the file that trains or "
+      "evaluates a model called with a literal CPU device (`fit(..., device=\"cpu\")`) where another call of it hands "
+      "it the chosen device, unless the result is named for the CPU (`preds_on_cpu = ...`), the call is under a "
+      "choice, or the caller is a cpu() method",
       "Remove the CPU pin, or take the device from configuration: device = torch.device(args.device)"}},
     {RuleId::silent_cpu_fallback,
      {"code.silent_cpu_fallback", Layer::code, Severity::info,
@@ -115,8 +118,11 @@ constexpr ScanRule k_rules[] = {
       "A tensor is created on the CPU and copied to the device, in a loop",
       "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device) or .cuda() inside a "
       "step loop, in a module's methods that run with forward(), or in a function of the file that forward() or a "
-      "*_step() method calls by name; not torch.tensor(data) (host data must cross anyway), not in __init__ or under a first-time test "
-      "(`if len(state) == 0:`, `if x is None:`)",
+      "*_step() method calls by name, or in __call__; not torch.tensor(data) (host data must cross anyway), not in __init__ or "
+      "under a first-time test (`if len(state) == 0:`, `if x is None:`). Also torch.stack/cat (over torch.meshgrid) of "
+      "tensors all made there on the host, then moved; and a device tensor copied to the host, only sliced, copied, "
+      "cast or reshaped there and copied back (`torch.tensor(x.cpu().numpy()[:, ::-1].copy()).cuda()`), not when a "
+      "numpy routine works on it in between",
       "Create it on the device: torch.zeros(n, device=device)"}},
     {RuleId::cpu_preprocessing_in_loop,
      {"code.cpu_preprocessing_in_loop", Layer::code, Severity::info,
@@ -175,7 +181,9 @@ constexpr ScanRule k_rules[] = {
       "of an nn.Module subclass, not assigned to self; and, as a warning, nn.Dropout* built and called at once there (a "
       "module made at each call is always in training mode: model.eval() does not turn it off); an nn.Sequential, "
       "ModuleList or ModuleDict of such layers is reported once, at the container. A class of any base that has "
-      "forward() and assigns torch layers to self in __init__ counts as a module (a library's extractor class)",
+      "forward() and assigns torch layers to self in __init__ counts as a module (a library's extractor class). Also "
+      "a module class of the file built and called at once (`Block(args)(x)`) in a method of a module other than "
+      "__init__",
       "Build it once in __init__ (self.conv = nn.Conv2d(...); a list of them in nn.ModuleList) and call it in "
       "forward(); for a stateless op use torch.nn.functional"}},
     {RuleId::module_not_registered,
@@ -217,7 +225,13 @@ constexpr ScanRule k_rules[] = {
       "returns gives a value computed from its inputs at the same place, unless the function tests the device: a "
       "warning in a module's methods and in functions they call by name, advice elsewhere; and a tensor made without "
       "device= and made trainable (`p.requires_grad = True`, `p.requires_grad_()`) outside a module, in a file that "
-      "places its data on a device, unless it is moved afterwards or wrapped in nn.Parameter",
+      "places its data on a device, unless it is moved afterwards or wrapped in nn.Parameter; a value made on the host "
+      "(a sized factory, torch.tensor(<numbers>)) in one branch of an if/else or a conditional expression whose other "
+      "branch gives the same name a value computed from device tensors or the function's tensor inputs (not when the "
+      "condition tests the device, precision, process or type, nor for a size-0 placeholder unless the other branch "
+      "makes the same start with a device); a factory without device= sized from another argument of the same call "
+      "(`batched_nms(boxes, scores, torch.zeros(len(boxes)))`); and torch.tensor([x.min(), x.max()]) of values read "
+      "off an input in a module's methods or a step: a new CPU tensor from device values",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
     {RuleId::optimizer_state_before_move,
      {"code.optimizer_state_before_move", Layer::code, Severity::error,
