@@ -779,11 +779,14 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
         rests = fmt::format("rests on: Docker rejecting --gpus, and `docker version` showing the Client at {}",
                             client->version);
       }
-      if (!client || client->before_gpus_flag) return catalogued_cause(
-          "container.docker_client_too_old",
-          "Likely cause: the Docker client is older than 19.03, the release that added --gpus. The flag is parsed "
-          "by the client, so a newer daemon does not help: the old client rejects it before anything starts.",
-          *shown, rests);
+      if (!client || client->before_gpus_flag) {
+        return catalogued_cause(
+            "container.docker_client_too_old",
+            "Likely cause: the Docker client is older than 19.03, the release that added --gpus. The flag is "
+            "parsed by the client, so a newer daemon does not help: the old client rejects it before anything "
+            "starts.",
+            *shown, rests);
+      }
     }
   }
   // MIG on, and the program sees one GPU where it expected more, or fails on a device index: CUDA gives

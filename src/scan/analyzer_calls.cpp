@@ -1470,12 +1470,17 @@ void Analyzer::check_factory_sized_from_sibling_argument(Node call, std::string_
     Node a = args.named(i);
     values.push_back(a.is(NodeKind::keyword_argument) ? a.field(Field::value) : a);
   }
-  for (Node v : values) {
-    Node factory = inline_host_factory(v);
+  // Each argument's factory, found once: the pairs below only compare texts.
+  std::vector<Node> factories;
+  factories.reserve(values.size());
+  for (Node v : values) factories.push_back(inline_host_factory(v));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    Node factory = factories[i];
     if (!factory.valid() || m_inline_reported.count(factory.start_byte()) > 0) continue;
     auto sizes = factory.field(Field::arguments).text();
-    for (Node other : values) {
-      if (other == v || inline_host_factory(other).valid()) continue;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      if (j == i || factories[j].valid()) continue;
+      Node other = values[j];
       // The argument under the casts written on it (`boxes.float()`).
       Node base = other;
       while (base.is(NodeKind::call) && base.field(Field::function).is(NodeKind::attribute) &&

@@ -1379,7 +1379,6 @@ bool Analyzer::device_side_value(Node v) {
                                   "cpu", "numpy", "str", "round", "sum"}) {
     if (last == number && (number != "sum" || !fn.is(NodeKind::attribute))) return false;
   }
-  if (last == "max" || last == "min") return false;
   bool device = false;
   int budget = 128;
   for_each_node(v, m_src.text, [&](Node n) {
