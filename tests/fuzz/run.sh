@@ -61,11 +61,31 @@ link() {  # link NAME LIBS -- SOURCES...
   "$CXX" -fsanitize=fuzzer,address,undefined $objs $libs -o "$OUT/$name"
 }
 
-fuzz() {  # fuzz NAME CORPUS
+# Runs one target; prints its summary, or the log's end and a failure line (status 1).
+fuzz_one() {  # fuzz_one NAME CORPUS
   "$OUT/$1" -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$OUT/$1-" "$2" 2>"$OUT/$1.log" || { tail -40 "$OUT/$1.log"; echo "fuzz: $1 failed; see $OUT/$1.log"; exit 1; }
+    -artifact_prefix="$OUT/$1-" "$2" 2>"$OUT/$1.log" || { tail -40 "$OUT/$1.log"; echo "fuzz: $1 failed; see $OUT/$1.log"; return 1; }
   grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$OUT/$1.log" | tail -2
   grep -oE "cov: [0-9]+ ft: [0-9]+" "$OUT/$1.log" | tail -1 | sed "s/^/$1: /"
+}
+
+# Targets run in the background, at most JOBS at once (each fuzzer is single-threaded), while the
+# next target compiles; reap waits for the oldest, prints what it printed and records a failure.
+running=""
+failed=""
+reap() {
+  first=${running%% *}
+  running=${running#"$first"}
+  running=${running# }
+  pid=${first%%:*}
+  name=${first#*:}
+  wait "$pid" || failed="$failed $name"
+  cat "$OUT/$name.summary"
+}
+fuzz() {  # fuzz NAME CORPUS
+  [ "$(echo "$running" | wc -w)" -lt "$JOBS" ] || reap
+  fuzz_one "$1" "$2" > "$OUT/$1.summary" 2>&1 &
+  running="${running:+$running }$!:$1"
 }
 
 cd "$SRC"
@@ -168,3 +188,8 @@ PY
   *) echo "fuzz: unknown target $target" >&2; exit 2 ;;
   esac
 done
+while [ -n "$running" ]; do reap; done
+if [ -n "$failed" ]; then
+  echo "fuzz: failed:$failed"
+  exit 1
+fi
