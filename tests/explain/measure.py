@@ -65,6 +65,7 @@ SAME_CAUSE = [
     {"llama.no_gpu_layers", "log.llama_no_gpu_layers"},
     {"container.k8s_default_runtime_not_nvidia", "log.k8s_device_plugin_no_nvml"},
     {"gpu.exclusive_busy", "log.cuda_devices_unavailable"},
+    {"driver.device_nodes_missing", "log.device_node_missing"},
     {"ollama.llm_library_override_unmatched", "log.ollama_library_skipped"},
     # A library whose installed build has no CUDA: the generic ids, and the names the labellers gave it
     # per library before the catalogue had one.
