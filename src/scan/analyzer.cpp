@@ -655,7 +655,10 @@ void Analyzer::on_assignment(Node n) {
       for (std::uint32_t i = 0; i < right.named_count(); ++i) values.push_back(infer(right.named(i)));
       // `self.model, self.tok = model, tokenizer`
       for (std::uint32_t i = 0; i < right.named_count() && i < left.named_count(); ++i) {
-        if (left.named(i).is(NodeKind::attribute)) note_handed_module(left.named(i), right.named(i));
+        if (!left.named(i).is(NodeKind::attribute)) continue;
+        note_handed_module(left.named(i), right.named(i));
+        // `self.mean, self.std = mean, std`: each attribute as if assigned alone.
+        check_module_attribute(left.named(i), right.named(i), values[i]);
       }
     }
     bind_pattern(left, values);

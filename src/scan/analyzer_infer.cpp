@@ -283,7 +283,14 @@ Symbol Analyzer::infer(Node expr, int depth) {
         whole.kind = Kind::tensor;
         return whole;
       }
-      if (whole.kind == Kind::tensor) return whole;
+      if (whole.kind == Kind::tensor) {
+        // `torch.tensor(mean)[None]`: a new axis makes at least one dimension, whatever mean held.
+        if (expr.text().substr(expr.field(Field::value).text().size()).find("None") != std::string_view::npos) {
+          whole.maybe_number = false;
+          whole.zero_dim = false;
+        }
+        return whole;
+      }
       return {};
     }
     case NodeKind::binary_operator: {
@@ -484,6 +491,9 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     if (last == "tensor" && (first.is(NodeKind::integer) || first.kind() == NodeKind::other || first.is(NodeKind::float_) || first.is(NodeKind::unary_operator))) {
       out.sized = true;
       out.zero_dim = true;
+    }
+    if (last == "tensor" && !first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension)) {
+      out.maybe_number = true;
     }
     if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device
       out.placement = Placement::unknown;

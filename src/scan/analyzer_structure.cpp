@@ -548,15 +548,20 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
   std::string name(left.text());
   // `torch.linspace(0, pi, n)[None, :]`: an index of a tensor made here is made here too.
   Symbol made = value;
+  bool new_axis = false;  // `[None]`: at least one dimension, whatever the factory was given
   for (int guard = 0; guard < 4 && right.is(NodeKind::subscript); ++guard) {
+    new_axis = new_axis || right.text().substr(right.field(Field::value).text().size()).find("None") != std::string_view::npos;
     right = right.field(Field::value);
     if (right.is(NodeKind::call)) made = infer(right);
   }
+  // `self.mean = mean`, where mean was bound to a tensor made here on the host (`mean =
+  // torch.tensor(mean)[None]` under an isinstance test): the same plain attribute.
+  const bool by_name = right.is(NodeKind::identifier) && made.made_on_host() && !made.maybe_number && !made.zero_dim;
   // A tensor made right here and kept as an attribute: model.to(device) does not move it.
-  if (made.made_on_host() && right.is(NodeKind::call)) {
+  if (made.made_on_host() && (right.is(NodeKind::call) || by_name)) {
     // torch.tensor(x) of anything but a list is most often a number: a 0-dim tensor mixes with
     // tensors on any device.
-    if (last_component(qualified_callee(right)) == "tensor") {
+    if (right.is(NodeKind::call) && !new_axis && last_component(qualified_callee(right)) == "tensor") {
       Node first = positional(right, 0);
       if (!first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension)) return;
     }

@@ -47,6 +47,7 @@ struct Symbol {
   bool made_here = false;     // tensor: created in this file by a factory without device=
   bool sized = false;         // made from sizes or a number (zeros, ones, full, tensor(0.0)), not from data
   bool zero_dim = false;      // torch.tensor(<number>): mixes with tensors on any device out of place
+  bool maybe_number = false;  // torch.tensor(<a name or call>): may hold one number (0-dim) as well as data
   int loop = -1;              // batch: index of the loop that bound it
   int loader = -1;            // dataloader: index into the analyzer's DataLoader records
   bool cuda_tensor_type = false;  // torch.cuda.FloatTensor (or a name bound to it, maybe behind a test)
