@@ -312,6 +312,7 @@ void Analyzer::on_call(Node call) {
     if (var && value.valid()) check_env_assignment(*var, value, call);
   }
   if (q == "torch.load") {
+    check_load_without_map_location(call);
     Node ml = keyword(call, "map_location");
     if (ml.valid() && is_cpu_device(ml.field(Field::value)) && !under_choice(call)) {
       m_cpu_map_locations.push_back({ml, m_functions.empty() ? k_module_level : m_functions.back()});
@@ -1567,6 +1568,90 @@ bool Analyzer::all_host_factories(Node join) {
     return true;
   };
   return host_only(join.field(Field::arguments), 0) && any;
+}
+
+// `torch.load(path)` with no map_location, of a checkpoint, in a file that also runs on the CPU
+// (it chooses "cpu" somewhere: a fallback, a default, a flag): the tensors go back to the GPU they
+// were saved from, which does not exist on a CPU-only machine.
+void Analyzer::check_load_without_map_location(Node call) {
+  Node args = call.field(Field::arguments);
+  if (!args.valid() || args.named_count() != 1 || has_splat(call)) return;
+  // Under a test of the device (`if torch.cuda.is_available():`, `if args.gpu:`), or in a try whose
+  // except loads again another way: the code has decided where it runs.
+  for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module); p = p.parent()) {
+    if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
+    Node test;
+    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
+    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
+    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
+    if (!test.valid()) continue;
+    for (std::string_view w : {"cuda", "gpu", "device", "cpu"}) {
+      if (util::contains_icase(test.text(), w)) return;
+    }
+  }
+  Node path = positional(call, 0);
+  if (!path.valid()) return;
+  const std::string_view text = m_src.text;
+  // The first "cpu" of the code, not of a comment (`torch.load(ckpt)  #, map_location="cpu")`).
+  auto code_literal = [&](std::string_view quoted) {
+    for (std::size_t at = text.find(quoted); at != std::string_view::npos; at = text.find(quoted, at + 1)) {
+      std::size_t bol = text.rfind('\n', at);
+      bol = bol == std::string_view::npos ? 0 : bol + 1;
+      if (text.substr(bol, at - bol).find('#') == std::string_view::npos) return at;
+    }
+    return std::string_view::npos;
+  };
+  std::size_t cpu = std::min(code_literal("\"cpu\""), code_literal("'cpu'"));
+  if (cpu == std::string_view::npos) return;
+  // A notebook that writes checkpoints reloads what it trained in the same session, on the same machine.
+  if (!m_src.cells.empty()) {
+    for (std::string_view w : {"torch.save(", "save_model(", "save_path", "save_checkpoint("}) {
+      if (text.find(w) != std::string_view::npos) return;
+    }
+  }
+  // A checkpoint: what it returns fills a state dict, or its path or the name it is bound to says so.
+  auto says_checkpoint = [](std::string_view t) {
+    for (std::string_view w : {"ckpt", "checkpoint", "model", "weight", "state_dict", "pretrained", ".pth"}) {
+      if (util::contains_icase(t, w)) return true;
+    }
+    return false;
+  };
+  bool checkpoint = says_checkpoint(path.text());
+  Node parent = call.parent();
+  if (parent.is(NodeKind::argument_list)) {
+    Node outer = parent.parent();
+    checkpoint = checkpoint || (outer.is(NodeKind::call) && outer.field(Field::function).text().ends_with("load_state_dict"));
+  }
+  if (parent.is(NodeKind::assignment)) checkpoint = checkpoint || says_checkpoint(parent.field(Field::left).text());
+  if (!checkpoint) return;
+  // The file saves it too (`torch.save(model.state_dict(), "best.pt")` ... `torch.load("best.pt")`):
+  // it reloads what the same run wrote, on the same machine.
+  const std::string_view p = path.text();
+  // The save's arguments may span lines (`torch.save(obj=..., \n f=PATH)`): read up to its closing parenthesis.
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  for (std::size_t at = text.find("torch.save("); at != std::string_view::npos; at = text.find("torch.save(", at + 1)) {
+    std::size_t end = at + 11;
+    for (int depth = 1; end < text.size() && end < at + 2000 && depth > 0; ++end) {
+      depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+    }
+    auto span = text.substr(at + 11, end - (at + 11));
+    for (std::size_t k = span.find(p); k != std::string_view::npos; k = span.find(p, k + 1)) {
+      std::size_t before = k, after = k + p.size();
+      while (before > 0 && space(span[before - 1])) --before;
+      while (after < span.size() && space(span[after])) ++after;
+      if (before > 0 && (span[before - 1] == ',' || span[before - 1] == '=') && after < span.size() &&
+          (span[after] == ')' || span[after] == ',')) {
+        return;
+      }
+    }
+  }
+  const int cpu_row = static_cast<int>(util::count_byte(text.substr(0, cpu), '\n'));
+  emit(RuleId::load_without_map_location, call,
+       fmt::format("`{}` has no map_location, and this file also runs on the CPU ({} chooses \"cpu\"): tensors saved "
+                   "from a GPU are restored onto that GPU, which fails where there is none (\"Attempting to deserialize "
+                   "object on a CUDA device\")",
+                   snippet(call, 50), where(cpu_row)),
+       {snippet(call, 80)}, fmt::format("torch.load({}, map_location=device)", snippet(path, 40)));
 }
 
 }  // namespace gpudoctor::scan

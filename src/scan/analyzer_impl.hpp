@@ -76,6 +76,7 @@ class Analyzer {
   void bind_pattern(Node pattern, const std::vector<Symbol>& values);
   void finish();
   void check_env_assignment(std::string_view var, Node value, Node at);
+  void check_load_without_map_location(Node call);
   void check_env_magic(const Magic& m);
 
   // analyzer_calls.cpp

@@ -250,6 +250,15 @@ constexpr ScanRule k_rules[] = {
       "current GPU (cuda:0 unless torch.cuda.set_device() was called), so for inputs on cuda:1 (a second GPU, one "
       "DDP process per GPU) the tensors made on this device are on another GPU than the input",
       "Use the input's own device: `device = x.device` (or x.new_zeros(...), torch.zeros_like(x))"}},
+    {RuleId::load_without_map_location,
+     {"code.load_without_map_location", Layer::code, Severity::warning,
+      "A checkpoint loaded without map_location in code that also runs on the CPU",
+      "torch.load(path) without map_location, of a checkpoint (its result fills load_state_dict, or the path or the "
+      "name it is bound to says checkpoint, model or weights), in a file that also chooses the \"cpu\" device: "
+      "tensors saved from a GPU are restored onto that GPU, which fails on a machine without CUDA (\"Attempting to "
+      "deserialize object on a CUDA device\") and on one with CUDA first puts a copy of every weight on cuda:0; not "
+      "reported under a test of the device (`if torch.cuda.is_available():`)",
+      "torch.load(path, map_location=device) (or map_location=\"cpu\", then move the model with .to(device))"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

@@ -37,6 +37,7 @@ enum class RuleId {
   tensor_created_without_device,
   optimizer_state_before_move,
   default_gpu_from_input,
+  load_without_map_location,
   k_count
 };
 
