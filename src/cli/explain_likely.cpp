@@ -83,6 +83,39 @@ constexpr facts::FindingInfo k_infos[] = {
      "Set GGML_CUDA_NO_PINNED=1 (or update llama.cpp / llama-cpp-python to a release that stops pinning under WSL); "
      "for other programs, pin less (DataLoader pin_memory=False) or run on native Linux; see "
      "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"},
+    {"monitor.task_manager_3d_graph_not_compute", facts::Layer::run, facts::Severity::info,
+     "Windows Task Manager's GPU graph shows the 3D engine, not CUDA compute",
+     "explain: a post whose GPU usage is low or zero in Windows Task Manager (任务管理器, タスクマネージャー, "
+     "Диспетчер задач) while the program runs: Task Manager's GPU graphs show the 3D, Copy and Video engines by "
+     "default, and CUDA work appears only in a graph switched to Cuda (or Compute_0), so a GPU busy with CUDA reads "
+     "near 0 %",
+     "In Task Manager > Performance > GPU, switch one graph's engine from 3D to Cuda (or Compute_0/Compute_1), or read "
+     "nvidia-smi (GPU-Util, and the process in its list); if those also stay low, the GPU waits for data "
+     "(gpudoctor run shows which)"},
+    {"container.no_gpu_during_docker_build", facts::Layer::environment, facts::Severity::warning,
+     "`docker build` steps run without the GPU",
+     "explain: a post that needs the GPU while an image is built (a RUN step of a Dockerfile that compiles CUDA code or "
+     "queries the GPU) and finds none there, although containers started from the image see it: docker build gives "
+     "its steps no GPU (BuildKit has no --gpus; the legacy builder only uses a default runtime set to nvidia)",
+     "Compile without a GPU by naming the targets (TORCH_CUDA_ARCH_LIST=\"8.0;8.6;9.0\", CUDAARCHS, "
+     "-DCMAKE_CUDA_ARCHITECTURES) so nothing queries the device; or move the step to the container's start; or, with "
+     "the legacy builder, set \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json and build with "
+     "DOCKER_BUILDKIT=0"},
+    {"jax.windows_native_no_gpu", facts::Layer::framework, facts::Severity::error,
+     "JAX has no CUDA build for native Windows",
+     "explain: pip finds no CUDA jaxlib (\"No matching distribution found for jaxlib==...+cuda...\", jax[cuda...]) in a "
+     "post about Windows outside WSL: JAX publishes its CUDA wheels and plugins for Linux only, so on native Windows "
+     "JAX runs on the CPU",
+     "Use JAX with CUDA inside WSL 2 (pip install -U \"jax[cuda12]\" there), or accept the CPU jaxlib on Windows; see "
+     "https://jax.readthedocs.io/en/latest/installation.html"},
+    {"ollama.partial_offload_memory_estimate", facts::Layer::run, facts::Severity::info,
+     "Ollama put part of the model on the CPU: its memory estimate found too little free GPU memory for all layers",
+     "explain: a post about Ollama whose model runs partly on the CPU and partly on the GPU (`ollama ps` showing a "
+     "CPU/GPU split, \"offloaded N/M layers\", GPU memory in use while the CPU works): Ollama offloads only the layers "
+     "its estimate of weights, KV cache for the context length and compute graph fits in free GPU memory",
+     "Free GPU memory or ask for less (a smaller quantisation, a shorter num_ctx, OLLAMA_FLASH_ATTENTION=1 with "
+     "OLLAMA_KV_CACHE_TYPE=q8_0), or force the layer count with PARAMETER num_gpu 999 in a Modelfile (or "
+     "\"num_gpu\" in the request's options) when the model does fit; `ollama ps` shows the split"},
     {"container.k8s_default_runtime_not_nvidia", facts::Layer::environment, facts::Severity::warning,
      "The Kubernetes node advertises no GPU: the device plugin does not run with the NVIDIA runtime",
      "explain: a post about Kubernetes whose node shows nvidia.com/gpu 0 (kubectl describe node): NVIDIA's device "
@@ -154,8 +187,8 @@ const RE2& symptom() {
       R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"
       R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:(?:is |are )?(?:not|n't|never)|(?:is|are|was|were)n'?t) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
       R"(|(?:gpus?|cuda|graphics card) (?:can ?not|can'?t|could ?n'?t) be (?:used|utili[sz]ed|detected|found|recogni[sz]ed|seen))"
-      R"(|(?:no|zero|0) (?:gpus?|cuda devices?|cuda gpus?) (?:found|detected|visible|available))"
-      R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any )?(?:gpus?|cuda))"
+      R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
+      R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any |their |his |her |our |your )?(?:nvidia )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
       R"(|(?:uses?|using|runs? on) (?:the )?cpu instead)"
       R"(|(?:not|n't) (?:invok(?:e|es|ing)|call(?:s|ing)?|touch(?:es|ing)?) (?:the |my )?gpu)"
@@ -167,6 +200,8 @@ const RE2& symptom() {
       R"(|(?:device ?count|getcudaenableddevicecount)[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
+      // A framework's own assertion that its build has no CUDA (PaddlePaddle's cuda_places()).
+      R"(|\bnot compiled with (?:cuda|gpu)\b)"
       R"(|only (?:shows?|lists?|returns?|gives?|has|contains?|prints?)\W{0,4}cpuexecutionprovider)"
       R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
@@ -185,7 +220,7 @@ const RE2& symptom() {
   return re;
 }
 
-enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, vision_library, other };
+enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, vision_library, native_app, other };
 
 // The runtime the text is about. The more specific names win: a llama-cpp-python traceback
 // mentions torch's paths too. Ollama, vLLM and the like name no single likely cause: other.
@@ -204,6 +239,9 @@ Runtime runtime_of(std::string_view text) {
       // dlib (face_recognition) and OpenCV asked to use CUDA: their pip packages are CPU builds.
       {Runtime::vision_library,
        R"((?i)\bdlib\b|face_recognition|getCudaEnabledDeviceCount|\bcv2\.cuda\b)"},
+      // Programs whose own build decides CUDA: Blender and its forks (distribution and source builds
+      // without the CUDA kernels), whisper.cpp and its Python binding (a CPU build unless built with CUDA).
+      {Runtime::native_app, R"((?i)\bblender\b|\bupbge\b|bforartists|whisper[.-]?cpp|pywhispercpp)"},
       {Runtime::torch, R"((?i)torch)"},
   };
   static const auto k_compiled = [] {
@@ -459,6 +497,15 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "when CMake finds the CUDA toolkit and cuDNN, and still counts the GPU; the opencv-python wheels "
                    "have no CUDA module, so getCudaEnabledDeviceCount() returns 0)",
                    std::string(info_for("framework.library_built_without_cuda").fix)};
+    case Runtime::native_app:
+      return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
+                   "the program's own build has no CUDA: Blender builds from distributions, forks and source builds "
+                   "often come without the CUDA (Cycles) kernels, and whisper.cpp and its pip binding are CPU builds "
+                   "unless built with CUDA",
+                   "Confirm: the program's build information (Blender: Help > Save System Info lists the Cycles "
+                   "devices it was built with; whisper.cpp: the system info line lacks CUDA = 1). Fix: install an "
+                   "official build with CUDA (Blender from blender.org), or build with CUDA on (whisper.cpp: "
+                   "-DGGML_CUDA=1; pywhispercpp: GGML_CUDA=1 pip install --no-binary pywhispercpp pywhispercpp)"};
     case Runtime::other: return std::nullopt;
   }
   return std::nullopt;
@@ -705,6 +752,25 @@ facts::Finding catalogued_cause(std::string_view id, std::string message,
 
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   if (auto vendor = vendor_cause(head, described)) return vendor;
+  // Ollama running a model split between the CPU and the GPU: it offloads only the layers its memory
+  // estimate fits in free GPU memory, and runs the rest on the CPU.
+  {
+    static const RE2 k_ollama(R"re((?i)\bollama\b)re");
+    static const RE2 k_split(
+        R"re((?i)\d+\s?%\s?/\s?\d+\s?%\s?cpu\s?/\s?gpu|offloaded \d+/\d+ layers|(?:part|some|half|rest) of (?:the )?(?:model|computation|layers|work)[^\n]{0,60}\bcpu\b|split (?:between|across) (?:the )?(?:cpu and (?:the )?gpu|gpu and (?:the )?cpu)|cpu\s?/\s?gpu split)re");
+    // A context length named in the post is read later, as ollama.context_exceeds_vram.
+    static const RE2 k_context(R"re((?i)num_ctx|context (?:length|size|window)|OLLAMA_CONTEXT_LENGTH)re");
+    if (RE2::PartialMatch(head, k_ollama) && !RE2::PartialMatch(head, k_context)) {
+      if (auto shown = first_line_matching(head, k_split)) {
+        return catalogued_cause(
+            "ollama.partial_offload_memory_estimate",
+            "Likely cause: Ollama runs part of the model on the CPU because its memory estimate (weights, the KV "
+            "cache for the context length, the compute graph) did not fit all layers in free GPU memory; the GPU "
+            "works, and only the layers that fit were offloaded.",
+            *shown, "rests on: an Ollama model split between the CPU and the GPU");
+      }
+    }
+  }
   // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
   // nvidia-smi. Its VM gets a GPU only when the runtime type (Colab) or accelerator (Kaggle) asks.
   static const RE2 k_hosted(R"((?i)\bcolab\b|colaboratory|\bkaggle\b)");
@@ -721,6 +787,42 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "rests on: a hosted notebook (Colab or Kaggle) that finds no NVIDIA driver or GPU",
           "Colab: Runtime > Change runtime type > a GPU accelerator, then run again (!nvidia-smi shows it); Kaggle: "
           "Settings > Accelerator > GPU. When none is offered, the usage limit was reached");
+    }
+  }
+  // Installing another package made pip (or conda) put the framework's CPU package back: a dependency
+  // on plain `mxnet` or `paddlepaddle` reinstalls it over mxnet-cuXX or paddlepaddle-gpu, which write the
+  // same import directory, so the GPU build is gone.
+  static const RE2 k_replaced(
+      R"re((?i)\bre-?install\w*|\boverwr[io]t\w*|\breplac\w*|\bpull(?:s|ed|ing)? in\b|\bremov\w* (?:the )?gpu|\bdowngrad\w*)re");
+  struct GpuPackage {
+    const char* pattern;
+    const char* id;
+    const char* cpu_package;
+  };
+  static constexpr GpuPackage k_gpu_packages[] = {
+      {R"re((?i)\bmxnet-cu\d+)re", "mxnet.cpu_only_build", "mxnet"},
+      {R"re((?i)\bpaddlepaddle-gpu\b)re", "paddle.cpu_only_build", "paddlepaddle"},
+  };
+  static const auto k_gpu_package_res = [] {
+    std::vector<std::unique_ptr<RE2>> v;
+    for (const auto& q : k_gpu_packages) v.push_back(std::make_unique<RE2>(q.pattern));
+    return v;
+  }();
+  if (auto replaced = first_line_matching(head, k_replaced)) {
+    for (std::size_t i = 0; i < std::size(k_gpu_packages); ++i) {
+      const auto& p = k_gpu_packages[i];
+      if (!first_line_matching(head, *k_gpu_package_res[i])) continue;
+      return cause_at_line(
+          p.id, facts::Layer::framework,
+          fmt::format("Likely cause: installing another package put the CPU package `{}` back over the GPU build. "
+                      "A package that depends on plain `{}` makes pip reinstall it, and both write the same import "
+                      "directory, so what imports afterwards has no CUDA.",
+                      p.cpu_package, p.cpu_package),
+          *replaced, "rests on: the text names the GPU package and says another install replaced it",
+          fmt::format("Confirm: pip list | grep -i {} shows the plain package. Fix: pip uninstall -y {} (and the GPU "
+                      "package), reinstall only the GPU package, and install the other package with --no-deps (or "
+                      "pin the GPU package in a constraints file)",
+                      p.cpu_package, p.cpu_package));
     }
   }
   // CUDA's "named symbol not found" (error 500) at start-up in a container on a Windows host: NVIDIA's
@@ -745,9 +847,14 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // the host has one: the device plugin runs under plain runc (the default runtime is not nvidia).
   {
     static const RE2 k_k8s(R"re((?i)\bk8s\b|kubernetes|kubectl|kubelet)re");
-    static const RE2 k_no_gpu_resource(R"re(nvidia\.com/gpu:?\s+0\b)re");
+    static const RE2 k_no_gpu_resource(R"re(nvidia\.com/gpu:?\s+0\b|Insufficient nvidia\.com/gpu)re");
+    // `kubectl get nodes -o=custom-columns=...nvidia\.com/gpu` printing <none> for the node.
+    static const RE2 k_gpu_column(R"re(nvidia\\?\.com/gpu)re");
+    static const RE2 k_none_cell(R"re(^\W{0,4}[\w.-]+\s+\\?<none\\?>\s*$)re");
     if (RE2::PartialMatch(head, k_k8s)) {
-      if (auto shown = first_line_matching(head, k_no_gpu_resource)) {
+      auto shown = first_line_matching(head, k_no_gpu_resource);
+      if (!shown && RE2::PartialMatch(head, k_gpu_column)) shown = first_line_matching(head, k_none_cell);
+      if (shown) {
         return catalogued_cause(
             "container.k8s_default_runtime_not_nvidia",
             "Likely cause: the node advertises no GPU because NVIDIA's device plugin cannot see it: "
@@ -755,6 +862,132 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
             "(and no RuntimeClass asks for it), so nvidia.com/gpu stays 0 and GPU pods stay pending.",
             *shown, "rests on: Kubernetes reporting nvidia.com/gpu 0 for the node");
       }
+    }
+  }
+  // Windows Task Manager's GPU usage low or zero while a program runs: its graphs show the 3D engine,
+  // and CUDA work counts only in a graph switched to Cuda / Compute_0.
+  {
+    static const RE2 k_task_manager(
+        R"re((?i)task ?manager|任务管理器|资源管理器|タスク ?マネージャー|диспетчер\w* задач|administrador de tareas|gerenciador de tarefas)re");
+    static const RE2 k_usage(R"re((?i)usage|utili[sz]ation|load|\d\s?%|利用率|使用率|占用|使用量|загрузк|uso\b)re");
+    if (auto shown = first_line_matching(head, k_task_manager); shown && RE2::PartialMatch(head, k_usage)) {
+      return catalogued_cause(
+          "monitor.task_manager_3d_graph_not_compute",
+          "Likely cause: nothing is wrong with the GPU; Task Manager shows the wrong engine. Its GPU graphs show the "
+          "3D, Copy and Video engines by default, and CUDA work appears only in a graph switched to Cuda (or "
+          "Compute_0), so a GPU busy with CUDA reads near 0 % there.",
+          *shown, "rests on: GPU usage read in Windows Task Manager");
+    }
+  }
+  // A GPU needed while an image is built: docker build runs its steps without one.
+  {
+    static const RE2 k_build_time(
+        R"re((?i)docker build|\bbuild[- ]?time\b|during (?:the |image )?build|while building the (?:docker )?image|in (?:the |a |my )?dockerfile|buildkit|构建镜像|docker-compose build)re");
+    static const RE2 k_gpu_missing(
+        R"re((?i)not (?:detected|found|available|visible)|no cuda-capable|found no nvidia driver|nvidia-smi[^\n]{0,40}(?:not found|failed)|no gpu|is_available\(\)[^\n]{0,20}false|cuda_home)re");
+    static const RE2 k_gpu_word(R"re((?i)\bgpu|\bcuda|nvidia)re");
+    if (auto shown = first_line_matching(head, k_build_time);
+        shown && RE2::PartialMatch(head, k_gpu_missing) && RE2::PartialMatch(head, k_gpu_word)) {
+      return catalogued_cause(
+          "container.no_gpu_during_docker_build",
+          "Likely cause: `docker build` gives its steps no GPU. Containers started from the image get one (--gpus, "
+          "the NVIDIA runtime), but a RUN step of the build does not: BuildKit has no --gpus, and the legacy builder "
+          "only uses a default runtime set to nvidia.",
+          *shown, "rests on: the GPU is needed while the image is built, and is missing there");
+    }
+  }
+  // Enroot (Pyxis under Slurm) mounts the driver only into images that ask for it: the NVIDIA hook runs
+  // when the image sets NVIDIA_VISIBLE_DEVICES (and NVIDIA_DRIVER_CAPABILITIES), as NVIDIA's images do.
+  {
+    static const RE2 k_enroot(R"re((?i)\benroot\b|\bpyxis\b|--container-image)re");
+    static const RE2 k_no_driver_inside(
+        R"re((?i)found no nvidia driver|no cuda gpus are available|nvidia-smi[^\n]{0,20}(?:not found|failed)|no cuda-capable device|is_available\(\)[^\n]{0,20}false)re");
+    if (RE2::PartialMatch(head, k_enroot)) {
+      if (auto shown = first_line_matching(head, k_no_driver_inside)) {
+        return cause_at_line(
+            "container.visible_devices_void", facts::Layer::environment,
+            "Likely cause: the image does not ask for the GPU. Enroot (and Pyxis, which starts it for srun) mounts the "
+            "driver's libraries and devices only into images whose environment sets NVIDIA_VISIBLE_DEVICES (and "
+            "NVIDIA_DRIVER_CAPABILITIES); NVIDIA's CUDA images set them, a plain Ubuntu or Python image does not.",
+            *shown, "rests on: an enroot/Pyxis container that finds no NVIDIA driver",
+            "Set them in the image (ENV NVIDIA_VISIBLE_DEVICES=all and ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility in "
+            "the Dockerfile) or at start (srun --container-env=NVIDIA_VISIBLE_DEVICES,NVIDIA_DRIVER_CAPABILITIES with "
+            "both exported, or enroot start -e NVIDIA_VISIBLE_DEVICES=all), then check nvidia-smi inside");
+      }
+    }
+  }
+  // A desktop hypervisor's virtual machine (VMware Workstation/Player, VirtualBox, Parallels, Hyper-V
+  // without DDA) shows its guest a virtual display adapter, not the NVIDIA GPU. A "virtual machine" of
+  // no named hypervisor may be a cloud VM with its GPU passed through: not read here.
+  {
+    static const RE2 k_vm(
+        R"re((?i)vmware|virtualbox|\bparallels desktop\b|hyper-v)re");
+    static const RE2 k_passthrough(R"re((?i)pass-?through|\bvfio\b|\bvgpu\b|\bdda\b|\bgrid\b|\bec2\b|\bgcp\b|\bazure\b|\baws\b)re");
+    if (auto shown = first_line_matching(head, k_vm);
+        shown && !wsl_named(head, described) && !driver_shown(described) && !RE2::PartialMatch(head, k_passthrough) &&
+        first_line_matching(head, symptom())) {
+      return cause_at_line(
+          "hw.no_gpu", facts::Layer::environment,
+          "Likely cause: the virtual machine has no NVIDIA GPU. A desktop hypervisor (VMware Workstation or Player, "
+          "VirtualBox, Parallels, Hyper-V) gives its guest a virtual display adapter; CUDA inside a VM needs the GPU "
+          "passed through (PCI passthrough with VFIO/ESXi DirectPath, Hyper-V DDA) or a vGPU.",
+          *shown, "rests on: the program runs in a desktop virtual machine, and the GPU is not found there",
+          "Run on the host itself (or in WSL 2 on a Windows host), or use a hypervisor that passes the GPU through; "
+          "inside the VM, lspci | grep -i nvidia shows whether any NVIDIA device reached it");
+    }
+  }
+  // JAX's CUDA wheels are Linux-only: on native Windows pip finds no jaxlib "+cuda" build.
+  {
+    static const RE2 k_no_cuda_jaxlib(
+        R"re((?i)(?:no matching distribution found for|could not find a version that satisfies the requirement)\s+jax(?:lib)?[^\n]{0,40}cuda|jax\[cuda[^\]]*\][^\n]{0,80}(?:not found|no matching|could not find))re");
+    static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
+    if (auto shown = first_line_matching(head, k_no_cuda_jaxlib); shown && RE2::PartialMatch(head, k_windows) &&
+                                                                   !wsl_named(head, described)) {
+      return catalogued_cause(
+          "jax.windows_native_no_gpu",
+          "Likely cause: JAX publishes its CUDA builds (jaxlib +cuda, the jax-cuda plugins) for Linux only, so pip on "
+          "native Windows finds none and JAX there runs on the CPU.",
+          *shown, "rests on: pip finds no CUDA jaxlib, on Windows");
+    }
+  }
+  // CTranslate2's Generator/Translator/Encoder run on the device they are given, "cpu" by default.
+  {
+    static const RE2 k_ct2_model(R"re(ctranslate2\.(?:Generator|Translator|Encoder)\(([^)\n]*)\))re");
+    std::string args;
+    if (auto shown = first_line_matching(head, k_ct2_model); shown && first_line_matching(head, symptom())) {
+      RE2::PartialMatch(shown->second, k_ct2_model, &args);
+      if (args.find("device") == std::string::npos) {
+        return cause_at_line(
+            "code.no_device_placement", facts::Layer::code,
+            "Likely cause: the CTranslate2 model is built without a device, and CTranslate2 runs on the CPU unless "
+            "device=\"cuda\" is given (its default is \"cpu\"), whatever GPU the machine has.",
+            *shown, "rests on: a ctranslate2 model built with no device= argument",
+            "Pass the device: ctranslate2.Generator(path, device=\"cuda\") (or device=\"auto\"), with a compute_type the "
+            "GPU supports");
+      }
+    }
+  }
+  // An strace of a program looking for libcuda.so: every open fails, none succeeds. The driver's library
+  // is not on the loader path of that program (a Flatpak or Snap sandbox without the driver extension,
+  // a container without the NVIDIA runtime, a driver without its user-space part).
+  {
+    static const RE2 k_libcuda_enoent(R"re(open(?:at)?\([^\n]*libcuda\.so[^\n]*=\s*-1 ENOENT)re");
+    static const RE2 k_libcuda_opened(R"re(open(?:at)?\([^\n]*libcuda\.so[^\n]*=\s*[0-9]+\s*$)re");
+    if (auto shown = first_line_matching(head, k_libcuda_enoent); shown && !first_line_matching(head, k_libcuda_opened)) {
+      static const RE2 k_sandbox(R"re((?i)flatpak|flathub|\bsnap\b)re");
+      const bool sandbox = RE2::PartialMatch(head, k_sandbox);
+      return cause_at_line(
+          "log.libcuda_not_found", facts::Layer::environment,
+          sandbox ? "Likely cause: the program looks for the driver's libcuda.so and finds it nowhere: inside a Flatpak "
+                    "(or Snap) sandbox the host's driver libraries are not visible, and Flatpak provides them only "
+                    "through the org.freedesktop.Platform.GL.nvidia extension matching the host driver's version."
+                  : "Likely cause: the program looks for the driver's libcuda.so in every directory of its loader path "
+                    "and finds it in none: the driver's user-space libraries are not installed or not on that path.",
+          *shown, "rests on: an strace whose every open of libcuda.so fails (ENOENT)",
+          sandbox ? "flatpak update (it installs the GL.nvidia extension for the running driver; flatpak list | grep "
+                    "nvidia shows it), or run the program outside the sandbox"
+                  : "Install the driver's user-space libraries (the libnvidia-compute / nvidia-utils package of the same "
+                    "version as the kernel module) and check ldconfig -p | grep libcuda.so");
     }
   }
   // Docker's own "unknown flag: --gpus" (a program inside the container says "Error: unknown flag:",
@@ -898,6 +1131,21 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           {number, line}, "rests on: a GPU index past the single GPU the text says the machine has",
           std::string(catalogue_fix("env.cuda_visible_devices_invalid")));
     }
+  }
+  // WSL 1 (the "Bash on Windows" of 2016-2019) translates system calls and has no GPU at all: only
+  // WSL 2, on a Windows build and NVIDIA driver with GPU paravirtualisation, reaches the GPU.
+  static const RE2 k_wsl1(R"re((?i)\bwsl\s?(?:version\s)?1\b|\bwsl1\b|bash on (?:ubuntu on )?windows)re");
+  static const RE2 k_no_driver(
+      R"re((?i)no (?:nvidia |graphics? |gpu |display )?drivers? (?:is |was )?(?:found|detected|installed|loaded)|(?:driver|gpu|graphics card)[^\n]{0,30}(?:not (?:found|detected|accessible|available)|inaccessible))re");
+  if (auto shown = first_line_matching(head, k_wsl1);
+      shown && (first_line_matching(head, symptom()) || first_line_matching(head, k_no_driver))) {
+    return cause_at_line(
+        "wsl.no_gpu_support", facts::Layer::environment,
+        "Likely cause: this is WSL 1, which has no GPU. WSL 1 (the first \"Bash on Windows\") translates Linux "
+        "system calls and passes no device through; CUDA inside WSL needs a WSL 2 distribution on a Windows build "
+        "and NVIDIA driver with GPU support (Windows 10 21H2 / build 19044 or later, or Windows 11).",
+        *shown, "rests on: the text names WSL 1 (or Bash on Windows) and a GPU or driver that is not found",
+        std::string(catalogue_fix("wsl.no_gpu_support")));
   }
   if (wsl_named(head, described)) {
     if (auto shown = linux_driver_in_wsl(head)) {

@@ -67,12 +67,15 @@ SAME_CAUSE = [
     {"container.k8s_default_runtime_not_nvidia", "log.k8s_device_plugin_no_nvml"},
     {"gpu.exclusive_busy", "log.cuda_devices_unavailable"},
     {"driver.device_nodes_missing", "log.device_node_missing"},
+    # CUDA_VISIBLE_DEVICES naming no GPU of the machine (`=1` on a one-GPU box): the log id names the
+    # variable and its fix (indices below the GPU count), the environment check the same from the value.
+    {"env.cuda_visible_devices_invalid", "log.cuda_visible_devices_none"},
     {"ollama.llm_library_override_unmatched", "log.ollama_library_skipped"},
     # A library whose installed build has no CUDA: the generic ids, and the names the labellers gave it
     # per library before the catalogue had one.
     {"framework.library_built_without_cuda", "log.library_built_without_cuda", "framework.dlib_built_without_cuda",
      "framework.opencv_built_without_cuda", "ctranslate2.wheel_without_cuda_on_aarch64",
-     "framework.mmcv_ops_built_without_cuda"},
+     "framework.mmcv_ops_built_without_cuda", "whispercpp.built_without_cuda", "blender.built_without_cuda_kernels"},
 ]
 
 
