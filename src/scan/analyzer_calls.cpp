@@ -632,6 +632,22 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
     // Into `self.x`: a submodule, moved with its parent by whoever moves that.
     if (!object.text().starts_with("self.")) m_state_loaded_in.insert(m_functions.empty() ? k_module_level : m_functions.back());
   }
+  // map_location=<a device that is not the CPU> into a local module (or what a factory of the file's
+  // classes built, `cls.construct()`): the checkpoint's tensors go there, the module's parameters
+  // stay where they are.
+  if (method == "load_state_dict" && (target->kind == Kind::module || target->kind == Kind::unknown) &&
+      object.is(NodeKind::identifier) && target->moved_row < 0 && !m_functions.empty()) {
+    auto name = object.text();
+    bool other_state = util::contains_icase(name, "opt") || util::contains_icase(name, "sched") ||
+                       util::contains_icase(name, "scaler") || util::contains_icase(name, "ema");
+    Node loaded = positional(call, 0);
+    if (!other_state && loaded.is(NodeKind::call) && qualified_callee(loaded) == "torch.load") {
+      Node ml = keyword(loaded, "map_location");
+      if (ml.valid() && !is_cpu_device(ml.field(Field::value)) && !ml.field(Field::value).is(NodeKind::lambda)) {
+        m_mapped_loads[m_functions.back()][std::string(name)] = loaded;
+      }
+    }
+  }
   // Batches moved to a device bound to the CPU: the loop runs on the CPU.
   if (target->kind == Kind::batch && method == "to" && is_cpu_device(positional(call, 0))) {
     report_cpu_device(positional(call, 0), object, call);
@@ -1652,6 +1668,56 @@ void Analyzer::check_load_without_map_location(Node call) {
                    "object on a CUDA device\")",
                    snippet(call, 50), where(cpu_row)),
        {snippet(call, 80)}, fmt::format("torch.load({}, map_location=device)", snippet(path, 40)));
+}
+
+// `return model` of a function that filled the module with torch.load(..., map_location=device) and
+// never moved it: map_location places the checkpoint's tensors, and load_state_dict copies them into
+// the module's own parameters, on the CPU where it was built. Not when a caller in the file moves what
+// the function returns.
+void Analyzer::check_return_of_mapped_load(Node value) {
+  if (m_functions.empty() || !value.is(NodeKind::identifier)) return;
+  auto fn = m_mapped_loads.find(m_functions.back());
+  if (fn == m_mapped_loads.end()) return;
+  auto load = fn->second.find(std::string(value.text()));
+  if (load == fn->second.end()) return;
+  const Symbol* s = lookup(value.text());
+  if (s == nullptr || (s->kind != Kind::module && s->kind != Kind::unknown) || s->placement == Placement::accelerator ||
+      s->moved_row >= 0 || s->is_parameter) {
+    return;
+  }
+  // Moved in the function after all (`model.to(device)`, `model = model.cuda()`)?
+  bool moved = false;
+  util::for_each_name_use(m_function_nodes.back().text(), value.text(), [&](std::string_view rest) {
+    moved = moved || rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(");
+  });
+  if (moved) return;
+  // A caller that moves the result: `load(...).to(device)`, or `m = load(...)` and then `m.to(...)`.
+  const std::string_view text = m_src.text;
+  const std::string callee(function_name());
+  for (std::size_t at = text.find(callee + "("); at != std::string_view::npos; at = text.find(callee + "(", at + 1)) {
+    std::size_t bol = text.rfind('\n', at);
+    bol = bol == std::string_view::npos ? 0 : bol + 1;
+    std::size_t eol = text.find('\n', at);
+    auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+    if (line.find("def ") != std::string_view::npos || line.substr(0, at - bol).find('#') != std::string_view::npos) continue;
+    if (line.find(".to(") != std::string_view::npos || line.find(".cuda(") != std::string_view::npos) return;
+    auto eq = line.find(" = ");
+    if (eq == std::string_view::npos) continue;
+    auto bound = util::trim(line.substr(0, eq));
+    bool later_moved = false;
+    util::for_each_name_use(text.substr(at), bound, [&](std::string_view rest) {
+      later_moved = later_moved || rest.starts_with(".to(") || rest.starts_with(".cuda(");
+    });
+    if (later_moved) return;
+  }
+  Node ml = keyword(load->second, "map_location");
+  emit(RuleId::model_not_moved, value,
+       fmt::format("`{}` is filled with torch.load(..., map_location={}) and returned without being moved: map_location "
+                   "places the checkpoint's tensors, but load_state_dict copies them into `{}`'s own parameters, which "
+                   "stay on the CPU where it was built",
+                   value.text(), snippet(ml.field(Field::value), 30), value.text()),
+       {snippet(load->second.parent().parent(), 80)},
+       fmt::format("return {}.to({})", value.text(), snippet(ml.field(Field::value), 30)));
 }
 
 }  // namespace gpudoctor::scan

@@ -536,6 +536,14 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.kind = Kind::pipeline;
     return out;
   }
+  // In a classmethod of an nn.Module class of this file, `cls(...)` builds that module (on the CPU)
+  // and `cls.construct(...)` another of its factories: a module, wherever that factory puts it.
+  if (!m_classes.empty() && m_ff.module_classes.count(m_classes.back()) > 0 &&
+      (fn.text() == "cls" || (fn.is(NodeKind::attribute) && fn.field(Field::object).text() == "cls"))) {
+    out.kind = Kind::module;
+    out.placement = fn.text() == "cls" ? Placement::host : Placement::unknown;
+    return out;
+  }
   // A function of this file (or a method of this class, `self.encode`) whose return is known.
   if (fn.is(NodeKind::identifier) || (fn.is(NodeKind::attribute) && fn.text().starts_with("self."))) {
     auto r = m_returns.find(std::string(fn.text()));

@@ -447,6 +447,7 @@ void Analyzer::check_return_feed(Node value) {
 void Analyzer::on_return(Node n) {
   if (m_function_nodes.empty() || n.named_count() != 1) return;
   check_return_feed(n.named(0));
+  check_return_of_mapped_load(n.named(0));
   Symbol s = infer(n.named(0));
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.

@@ -171,7 +171,9 @@ constexpr ScanRule k_rules[] = {
       "moves it while the other builds or loads it (a class, from_pretrained, load_from_checkpoint) with no device "
       "and nothing moves it after the branches. A loss counts as a model here only when it holds tensors of its own: "
       "a loss class of the file that makes an nn.Parameter or a buffer, or torch's loss given class weights made on "
-      "the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`)",
+      "the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`); and a model a function fills with "
+      "load_state_dict(torch.load(..., map_location=device)) and returns never moved, when no caller in the file moves "
+      "it (map_location places the checkpoint's tensors, not the model's parameters)",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
