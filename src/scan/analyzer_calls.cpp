@@ -161,6 +161,11 @@ void Analyzer::on_call(Node call) {
   std::string_view last = last_component(q);
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
+  // A factory given a device that is not the CPU: this function places its tensors by hand.
+  if (!m_functions.empty() && is_torch_function(q) && keyword(call, "device").valid()) {
+    Node dev = keyword(call, "device").field(Field::value);
+    if (!is_cpu_device(dev) && !dev.is(NodeKind::none)) m_device_factory_row.try_emplace(m_functions.back(), static_cast<int>(call.row()));
+  }
   if (fn.is(NodeKind::identifier)) {
     note_plain_function_call(call);
     check_dropped_device_argument(call);

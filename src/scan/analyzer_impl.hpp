@@ -109,6 +109,7 @@ class Analyzer {
 
   // The rules about modules' structure and tensors' devices inside functions (analyzer_structure.cpp).
   void on_return(Node n);
+  void check_host_factory_in_placing_function(Node a, Node b, Node op);
   void check_return_of_mapped_load(Node value);
   void check_module_attribute(Node left, Node right, Symbol& value);
   void check_tensor_attribute(Node left, Node right, const Symbol& value);
@@ -290,6 +291,8 @@ class Analyzer {
   // `model.load_state_dict(torch.load(p, map_location=device))` into a local module: name -> the
   // load call, per function start byte (a return of that module never moved is a finding).
   std::unordered_map<std::uint32_t, std::unordered_map<std::string, Node>> m_mapped_loads;
+  // Functions (start byte) that make a tensor with device=<not the CPU>: the row of the first such factory.
+  std::unordered_map<std::uint32_t, int> m_device_factory_row;
   std::unordered_set<std::string> m_announced;  // names printed, logged, asserted or warned about
   bool m_module_on_accelerator = false;
   bool m_state_loaded = false;  // load_state_dict() into a module symbol somewhere

@@ -1309,6 +1309,60 @@ void Analyzer::check_binary(Node op) {
             {snippet(op, 80)}, fmt::format("create `{}` with device=<input>.device (or start from a Python number)", host_side.text()));
     return;
   }
+  check_host_factory_in_placing_function(a, b, op);
+}
+
+// `beam.unsqueeze(-1) + logits` in a function that gives its other factories a device
+// (`torch.full(..., device=self.init[0].device)`): the author places tensors by hand, and `beam`, a
+// factory of the same function without device=, was missed. It meets a value that is no number and
+// nothing made on the host.
+void Analyzer::check_host_factory_in_placing_function(Node a, Node b, Node op) {
+  auto placing = m_device_factory_row.find(m_functions.back());
+  if (placing == m_device_factory_row.end()) return;
+  for (int side = 0; side < 2; ++side) {
+    Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
+    // `beam.unsqueeze(-1)`, `mask.float()`: the name under methods that keep its placement.
+    Node root = host_side;
+    for (int guard = 0; guard < 4 && root.is(NodeKind::call) && root.field(Field::function).is(NodeKind::attribute); ++guard) {
+      auto method = root.field(Field::function).field(Field::attribute).text();
+      if (method != "unsqueeze" && method != "view" && method != "reshape" && method != "expand" && method != "float" &&
+          method != "long" && method != "squeeze" && method != "t" && method != "permute" && method != "flatten") {
+        break;
+      }
+      root = root.field(Field::function).field(Field::object);
+    }
+    if (!root.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(root.text());
+    if (s == nullptr || !s->made_on_host() || !s->sized || s->zero_dim || s->reported || s->row < 0 ||
+        s->row < static_cast<int>(m_function_nodes.back().row())) {
+      continue;
+    }
+    if (!other.is(NodeKind::identifier) && !other.is(NodeKind::attribute) && !other.is(NodeKind::subscript) &&
+        !other.is(NodeKind::call)) {
+      continue;
+    }
+    Symbol o = infer(other);
+    if (o.made_on_host() || o.kind == Kind::module || o.kind == Kind::device || o.is_parameter || o.scalar ||
+        other.text().find(".cpu()") != std::string_view::npos || o.from_shape) {
+      continue;
+    }
+    // Math on numbers (`math.log(n) / 2`); a name of no known kind is judged by what it says it is.
+    const bool name = other.is(NodeKind::identifier) || other.is(NodeKind::attribute);
+    if (!name && plain_number(other)) continue;
+    // A name that says it is a size, a count or an index, not a tensor.
+    if (name) {
+      static const RE2 k_count(
+          R"re((?:^|\.)(?:[nkijt]|idx|index|num_\w+|n_\w+|\w*_?size|\w*count|\w*len(?:gth)?\w*|steps?|epochs?|dim|\w+_dim|eps|scale|temperature|alpha|beta|gamma)$)re");
+      if (RE2::PartialMatch(other.text(), k_count)) continue;
+    }
+    s->reported = true;
+    emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+            fmt::format("`{}` is made on the CPU (no device=), while this function gives its other tensors a device (at "
+                        "{}); it meets `{}` at {}",
+                        root.text(), where(placing->second), snippet(other, 30), where(op.row())),
+            {snippet(op, 80)}, fmt::format("create `{}` with the same device= as the function's other tensors", root.text()));
+    return;
+  }
 }
 
 void Analyzer::check_mixed_call(Node call, std::string_view q) {

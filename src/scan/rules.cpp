@@ -234,7 +234,9 @@ constexpr ScanRule k_rules[] = {
       "condition tests the device, precision, process or type, nor for a size-0 placeholder unless the other branch "
       "makes the same start with a device); a factory without device= sized from another argument of the same call "
       "(`batched_nms(boxes, scores, torch.zeros(len(boxes)))`); and torch.tensor([x.min(), x.max()]) of values read "
-      "off an input in a module's methods or a step: a new CPU tensor from device values",
+      "off an input in a module's methods or a step: a new CPU tensor from device values; and, in a function that "
+      "gives its other factories a device (device=<not the CPU>), a factory of it without device= that meets a value "
+      "that is no number or size (`scores.unsqueeze(-1) + logits` after `torch.full(..., device=state.device)`)",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
     {RuleId::optimizer_state_before_move,
      {"code.optimizer_state_before_move", Layer::code, Severity::error,
