@@ -316,6 +316,7 @@ void Analyzer::on_call(Node call) {
     Node value = positional(call, 1);
     if (var && value.valid()) check_env_assignment(*var, value, call);
   }
+  if (fn.is(NodeKind::attribute) && (last == "cuda" || last == "to")) check_cuda_ignores_device(call, last);
   if (q == "torch.load") {
     check_load_without_map_location(call);
     Node ml = keyword(call, "map_location");
@@ -1723,6 +1724,57 @@ void Analyzer::check_return_of_mapped_load(Node value) {
                    value.text(), snippet(ml.field(Field::value), 30), value.text()),
        {snippet(load->second.parent().parent(), 80)},
        fmt::format("return {}.to({})", value.text(), snippet(ml.field(Field::value), 30)));
+}
+
+// `x.cuda()` or `x.to("cuda")` in code that otherwise uses a chosen device: a parameter named for
+// it, `.to(device)` / `.to(self.device)` in the same function, or `self.device` in the class. "cuda"
+// is the current GPU, not the chosen one.
+void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
+  if (m_function_nodes.empty()) return;
+  Node object = call.field(Field::function).field(Field::object);
+  if (!object.valid() || object.text() == "torch" || object.text().ends_with(".torch")) return;
+  Node args = call.field(Field::arguments);
+  if (method == "cuda") {
+    if (!args.valid() || positional(call, 0).valid() || keyword(call, "device").valid()) return;  // .cuda(rank): chosen
+  } else {
+    Node first = positional(call, 0);
+    auto v = string_value(first);
+    if (!v || *v != "cuda") return;
+  }
+  // Where a chosen device lives: a parameter or a moved value of this function, or the class.
+  static const RE2 k_chosen(R"re(\.to\(\s*(?:self\.|args\.|opt\.|cfg\.|config\.|self\.args\.|self\.cfg\.)?(\w*device\w*)\s*[,)])re");
+  const std::string_view body = m_function_nodes.back().text();
+  std::string chosen;
+  if (!RE2::PartialMatch(body, k_chosen, &chosen)) {
+    Node params(ts_node_child_by_field_name(m_function_nodes.back().raw(), "parameters", 10), m_src.text);
+    static const RE2 k_device_param(R"re([(,]\s*(\w*device\w*)\s*[:=,)])re");
+    if (!params.valid() || !RE2::PartialMatch(params.text(), k_device_param, &chosen)) {
+      const bool in_class_method = !m_class_nodes.empty() &&
+                          m_function_nodes.back().start_byte() >= m_class_nodes.back().start_byte() &&
+                          m_function_nodes.back().end_byte() <= m_class_nodes.back().end_byte();
+      if (!in_class_method || m_class_nodes.back().text().find(".to(self.device") == std::string_view::npos) {
+        return;
+      }
+      chosen = "device";
+    }
+  }
+  if (chosen.empty()) return;
+  // Under a test that does not read the chosen device (`if torch.cuda.is_available():`, `if args.cuda:`):
+  // the test decides, not the device.
+  for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
+    Node test;
+    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
+    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
+    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
+    if (test.valid() && test.text().find(chosen) == std::string_view::npos) return;
+    if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
+  }
+  emit(RuleId::cuda_ignores_device, call,
+       fmt::format("`{}` goes to the current GPU (\"cuda\", cuda:0 unless set), while this code uses a chosen device "
+                   "(`{}`): with cuda:1 chosen the tensors meet on two GPUs, with the CPU chosen the line fails where "
+                   "there is no CUDA",
+                   snippet(call, 50), chosen),
+       {snippet(call, 80)}, fmt::format("{}.to({})", snippet(object, 30), chosen));
 }
 
 }  // namespace gpudoctor::scan

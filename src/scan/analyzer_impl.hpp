@@ -77,6 +77,7 @@ class Analyzer {
   void finish();
   void check_env_assignment(std::string_view var, Node value, Node at);
   void check_load_without_map_location(Node call);
+  void check_cuda_ignores_device(Node call, std::string_view method);
   void check_env_magic(const Magic& m);
 
   // analyzer_calls.cpp

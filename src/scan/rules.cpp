@@ -263,6 +263,15 @@ constexpr ScanRule k_rules[] = {
       "deserialize object on a CUDA device\") and on one with CUDA first puts a copy of every weight on cuda:0; not "
       "reported under a test of the device (`if torch.cuda.is_available():`)",
       "torch.load(path, map_location=device) (or map_location=\"cpu\", then move the model with .to(device))"}},
+    {RuleId::cuda_ignores_device,
+     {"code.cuda_ignores_device", Layer::code, Severity::warning,
+      "`.cuda()` or \"cuda\" where the code uses a chosen device",
+      "x.cuda() with no index, .to(\"cuda\") or device=\"cuda\" in a function that takes a device parameter or "
+      "moves other values to a chosen device (`.to(device)`, `.to(self.device)`, `.to(args.device)`), or in a method "
+      "of a class that keeps one (self.device): \"cuda\" is the current GPU (cuda:0 unless set), so with the device "
+      "chosen as cuda:1 the tensors meet on two GPUs, and with the CPU chosen the line fails on a machine without "
+      "CUDA; not under a test that does not read the chosen device (`if torch.cuda.is_available():`)",
+      "Use the chosen device: x.to(device) (or self.device, args.device) instead of x.cuda() or \"cuda\""}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

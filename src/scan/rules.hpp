@@ -38,6 +38,7 @@ enum class RuleId {
   optimizer_state_before_move,
   default_gpu_from_input,
   load_without_map_location,
+  cuda_ignores_device,
   k_count
 };
 
