@@ -1614,22 +1614,30 @@ void Analyzer::check_load_without_map_location(Node call) {
   Node path = positional(call, 0);
   if (!path.valid()) return;
   const std::string_view text = m_src.text;
-  // The first "cpu" of the code, not of a comment (`torch.load(ckpt)  #, map_location="cpu")`).
-  auto code_literal = [&](std::string_view quoted) {
-    for (std::size_t at = text.find(quoted); at != std::string_view::npos; at = text.find(quoted, at + 1)) {
-      std::size_t bol = text.rfind('\n', at);
-      bol = bol == std::string_view::npos ? 0 : bol + 1;
-      if (text.substr(bol, at - bol).find('#') == std::string_view::npos) return at;
-    }
-    return std::string_view::npos;
-  };
-  std::size_t cpu = std::min(code_literal("\"cpu\""), code_literal("'cpu'"));
+  // The first "cpu" of the code, not of a comment (`torch.load(ckpt)  #, map_location="cpu")`): read
+  // once per file.
+  if (!m_first_cpu_literal) {
+    auto code_literal = [&](std::string_view quoted) {
+      for (std::size_t at = text.find(quoted); at != std::string_view::npos; at = text.find(quoted, at + 1)) {
+        std::size_t bol = text.rfind('\n', at);
+        bol = bol == std::string_view::npos ? 0 : bol + 1;
+        if (text.substr(bol, at - bol).find('#') == std::string_view::npos) return at;
+      }
+      return std::string_view::npos;
+    };
+    m_first_cpu_literal = std::min(code_literal("\"cpu\""), code_literal("'cpu'"));
+  }
+  const std::size_t cpu = *m_first_cpu_literal;
   if (cpu == std::string_view::npos) return;
   // A notebook that writes checkpoints reloads what it trained in the same session, on the same machine.
   if (!m_src.cells.empty()) {
-    for (std::string_view w : {"torch.save(", "save_model(", "save_path", "save_checkpoint("}) {
-      if (text.find(w) != std::string_view::npos) return;
+    if (!m_notebook_saves) {
+      m_notebook_saves = false;
+      for (std::string_view w : {"torch.save(", "save_model(", "save_path", "save_checkpoint("}) {
+        if (text.find(w) != std::string_view::npos) m_notebook_saves = true;
+      }
     }
+    if (*m_notebook_saves) return;
   }
   // A checkpoint: what it returns fills a state dict, or its path or the name it is bound to says so.
   auto says_checkpoint = [](std::string_view t) {
@@ -1649,14 +1657,23 @@ void Analyzer::check_load_without_map_location(Node call) {
   // The file saves it too (`torch.save(model.state_dict(), "best.pt")` ... `torch.load("best.pt")`):
   // it reloads what the same run wrote, on the same machine.
   const std::string_view p = path.text();
-  // The save's arguments may span lines (`torch.save(obj=..., \n f=PATH)`): read up to its closing parenthesis.
-  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
-  for (std::size_t at = text.find("torch.save("); at != std::string_view::npos; at = text.find("torch.save(", at + 1)) {
-    std::size_t end = at + 11;
-    for (int depth = 1; end < text.size() && end < at + 2000 && depth > 0; ++end) {
-      depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+  // The save's arguments may span lines (`torch.save(obj=..., \n f=PATH)`): read up to its closing
+  // parenthesis. The spans are found once per file, and at most k_max_saves of them are kept (a
+  // generated file with a hundred thousand saves and loads must not cost their product).
+  constexpr std::size_t k_max_saves = 256;
+  if (!m_save_spans) {
+    m_save_spans.emplace();
+    for (std::size_t at = text.find("torch.save("); at != std::string_view::npos && m_save_spans->size() < k_max_saves;
+         at = text.find("torch.save(", at + 1)) {
+      std::size_t end = at + 11;
+      for (int depth = 1; end < text.size() && end < at + 2000 && depth > 0; ++end) {
+        depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+      }
+      m_save_spans->push_back(text.substr(at + 11, end - (at + 11)));
     }
-    auto span = text.substr(at + 11, end - (at + 11));
+  }
+  auto space = [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; };
+  for (std::string_view span : *m_save_spans) {
     for (std::size_t k = span.find(p); k != std::string_view::npos; k = span.find(p, k + 1)) {
       std::size_t before = k, after = k + p.size();
       while (before > 0 && space(span[before - 1])) --before;
@@ -1667,7 +1684,8 @@ void Analyzer::check_load_without_map_location(Node call) {
       }
     }
   }
-  const int cpu_row = static_cast<int>(util::count_byte(text.substr(0, cpu), '\n'));
+  if (m_first_cpu_row < 0) m_first_cpu_row = static_cast<int>(util::count_byte(text.substr(0, cpu), '\n'));
+  const int cpu_row = m_first_cpu_row;
   emit(RuleId::load_without_map_location, call,
        fmt::format("`{}` has no map_location, and this file also runs on the CPU ({} chooses \"cpu\"): tensors saved "
                    "from a GPU are restored onto that GPU, which fails where there is none (\"Attempting to deserialize "
@@ -1743,6 +1761,12 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
   }
   // Where a chosen device lives: a parameter or a moved value of this function, or the class.
   static const RE2 k_chosen(R"re(\.to\(\s*(?:self\.|args\.|opt\.|cfg\.|config\.|self\.args\.|self\.cfg\.)?(\w*device\w*)\s*[,)])re");
+  // Read once per function: a body with many calls is not searched once per call.
+  auto cached = m_chosen_device.find(m_function_nodes.back().start_byte());
+  if (cached != m_chosen_device.end()) {
+    if (!cached->second.empty()) report_cuda_ignoring(call, object, cached->second);
+    return;
+  }
   const std::string_view body = m_function_nodes.back().text();
   std::string chosen;
   if (!RE2::PartialMatch(body, k_chosen, &chosen)) {
@@ -1752,13 +1776,16 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
       const bool in_class_method = !m_class_nodes.empty() &&
                           m_function_nodes.back().start_byte() >= m_class_nodes.back().start_byte() &&
                           m_function_nodes.back().end_byte() <= m_class_nodes.back().end_byte();
-      if (!in_class_method || m_class_nodes.back().text().find(".to(self.device") == std::string_view::npos) {
-        return;
+      if (in_class_method && m_class_nodes.back().text().find(".to(self.device") != std::string_view::npos) {
+        chosen = "self.device";
       }
-      chosen = "device";
     }
   }
-  if (chosen.empty()) return;
+  m_chosen_device.emplace(m_function_nodes.back().start_byte(), chosen);
+  if (!chosen.empty()) report_cuda_ignoring(call, object, chosen);
+}
+
+void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& chosen) {
   // Under a test that does not read the chosen device (`if torch.cuda.is_available():`, `if args.cuda:`):
   // the test decides, not the device.
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {

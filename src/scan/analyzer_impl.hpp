@@ -78,6 +78,7 @@ class Analyzer {
   void check_env_assignment(std::string_view var, Node value, Node at);
   void check_load_without_map_location(Node call);
   void check_cuda_ignores_device(Node call, std::string_view method);
+  void report_cuda_ignoring(Node call, Node object, const std::string& chosen);
   void check_env_magic(const Magic& m);
 
   // analyzer_calls.cpp
@@ -294,6 +295,14 @@ class Analyzer {
   std::unordered_map<std::uint32_t, std::unordered_map<std::string, Node>> m_mapped_loads;
   // Functions (start byte) that make a tensor with device=<not the CPU>: the row of the first such factory.
   std::unordered_map<std::uint32_t, int> m_device_factory_row;
+  // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
+  std::unordered_map<std::uint32_t, std::string> m_chosen_device;
+  // Read once per file for code.load_without_map_location: the first "cpu" of the code (npos when
+  // none), and the argument lists of its torch.save calls.
+  std::optional<std::size_t> m_first_cpu_literal;
+  std::optional<std::vector<std::string_view>> m_save_spans;
+  std::optional<bool> m_notebook_saves;  // a notebook that writes checkpoints
+  int m_first_cpu_row = -1;
   std::unordered_set<std::string> m_announced;  // names printed, logged, asserted or warned about
   bool m_module_on_accelerator = false;
   bool m_state_loaded = false;  // load_state_dict() into a module symbol somewhere
