@@ -112,6 +112,7 @@ class Analyzer {
   // The rules about modules' structure and tensors' devices inside functions (analyzer_structure.cpp).
   void on_return(Node n);
   void check_host_factory_in_placing_function(Node a, Node b, Node op);
+  void check_host_module_output(Node a, Node b, Node op);
   void check_return_of_mapped_load(Node value);
   void check_module_attribute(Node left, Node right, Symbol& value);
   void check_tensor_attribute(Node left, Node right, const Symbol& value);
@@ -295,6 +296,10 @@ class Analyzer {
   std::unordered_map<std::uint32_t, std::unordered_map<std::string, Node>> m_mapped_loads;
   // Functions (start byte) that make a tensor with device=<not the CPU>: the row of the first such factory.
   std::unordered_map<std::uint32_t, int> m_device_factory_row;
+  // Module classes of this file whose forward() or __call__() returns a tensor made on the host:
+  // class name -> where that tensor is made (row, column).
+  std::unordered_map<std::string, std::pair<int, int>> m_class_host_returns;
+  std::unordered_set<std::string> m_host_output_reported;
   // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
   std::unordered_map<std::uint32_t, std::string> m_chosen_device;
   // Read once per file for code.load_without_map_location: the first "cpu" of the code (npos when

@@ -462,6 +462,22 @@ void Analyzer::on_return(Node n) {
                                                    !util::contains_icase(n.named(0).text(), "model")));
   const bool method = !m_classes.empty();
   std::string name = (method ? "self." : "") + std::string(function_name());
+  // forward() / __call__() of a module class of the file that makes what it returns on the host.
+  if (method && host_tensor && (function_name() == "forward" || function_name() == "__call__") &&
+      m_ff.module_classes.count(m_classes.back()) > 0) {
+    // Reported at the first factory of the method that made a host tensor (`position = torch.arange(n)`),
+    // else at the return.
+    int row = static_cast<int>(n.named(0).row()), column = static_cast<int>(n.named(0).column());
+    if (!m_scopes.empty() && m_scopes.back().is_function) {
+      for (const auto& [sym_name, sym] : m_scopes.back().symbols) {
+        if (sym.made_on_host() && sym.sized && sym.row >= 0 && (sym.row < row || (sym.row == row && sym.column < column))) {
+          row = sym.row;
+          column = sym.column;
+        }
+      }
+    }
+    m_class_host_returns.try_emplace(m_classes.back(), row, column);
+  }
   m_return_kinds[name] |= s.kind == Kind::tensor ? k_returns_tensor : k_returns_nontensor;
   if ((s.kind != Kind::module || s.submodule) && !host_tensor && !encoding && !device_tensor) {
     m_returns_other.insert(name);
@@ -1310,6 +1326,40 @@ void Analyzer::check_binary(Node op) {
     return;
   }
   check_host_factory_in_placing_function(a, b, op);
+  check_host_module_output(a, b, op);
+}
+
+// `x + self.pos_embedder(n)` in a module's method, where pos_embedder is a module class of this file
+// whose forward()/__call__() makes its result on the host (sinusoid positions from a length): it has no
+// weights or buffers, so model.to(device) cannot move what it makes.
+void Analyzer::check_host_module_output(Node a, Node b, Node op) {
+  if (m_class_host_returns.empty() || m_class_nodes.empty() || !in_module_method()) return;
+  for (int side = 0; side < 2; ++side) {
+    Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
+    if (!host_side.is(NodeKind::call)) continue;
+    Node fn = host_side.field(Field::function);
+    if (!fn.is(NodeKind::attribute) || fn.field(Field::object).text() != "self") continue;
+    // The class `self.<attr> = Cls(...)` names in this class.
+    const std::string attr(fn.field(Field::attribute).text());
+    const std::string_view cls_text = m_class_nodes.back().text();
+    const std::string assign = "self." + attr + " = ";
+    auto at = cls_text.find(assign);
+    if (at == std::string_view::npos) continue;
+    auto rest = cls_text.substr(at + assign.size(), 80);
+    auto paren = rest.find('(');
+    if (paren == std::string_view::npos) continue;
+    auto it = m_class_host_returns.find(std::string(util::trim(rest.substr(0, paren))));
+    if (it == m_class_host_returns.end() || it->first == m_classes.back()) continue;
+    Symbol o = infer(other);
+    if (o.made_on_host() || o.kind == Kind::module || plain_number(other)) continue;
+    if (!m_host_output_reported.insert(it->first).second) return;
+    emit_at(RuleId::tensor_created_without_device, it->second.first, it->second.second,
+            fmt::format("{} makes what it returns on the CPU (no device=), and it holds no weights or buffers, so "
+                        "model.to(device) cannot move it; {}.{} combines it with `{}` at {}",
+                        it->first, m_classes.back(), function_name(), snippet(other, 30), where(op.row())),
+            {snippet(op, 80)}, "create it on the caller's device (pass x.device, or register the table as a buffer)");
+    return;
+  }
 }
 
 // `beam.unsqueeze(-1) + logits` in a function that gives its other factories a device
