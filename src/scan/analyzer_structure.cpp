@@ -1330,8 +1330,8 @@ void Analyzer::check_binary(Node op) {
 }
 
 // `x + self.pos_embedder(n)` in a module's method, where pos_embedder is a module class of this file
-// whose forward()/__call__() makes its result on the host (sinusoid positions from a length): it has no
-// weights or buffers, so model.to(device) cannot move what it makes.
+// whose forward()/__call__() makes its result on the host (sinusoid positions from a length):
+// model.to(device) moves parameters and buffers, not what a call makes.
 void Analyzer::check_host_module_output(Node a, Node b, Node op) {
   if (m_class_host_returns.empty() || m_class_nodes.empty() || !in_module_method()) return;
   for (int side = 0; side < 2; ++side) {
@@ -1354,8 +1354,8 @@ void Analyzer::check_host_module_output(Node a, Node b, Node op) {
     if (o.made_on_host() || o.kind == Kind::module || plain_number(other)) continue;
     if (!m_host_output_reported.insert(it->first).second) return;
     emit_at(RuleId::tensor_created_without_device, it->second.first, it->second.second,
-            fmt::format("{} makes what it returns on the CPU (no device=), and it holds no weights or buffers, so "
-                        "model.to(device) cannot move it; {}.{} combines it with `{}` at {}",
+            fmt::format("{} makes what it returns on the CPU (no device=), where model.to(device) cannot reach it: "
+                        "{}.{} combines it with `{}` at {}",
                         it->first, m_classes.back(), function_name(), snippet(other, 30), where(op.row())),
             {snippet(op, 80)}, "create it on the caller's device (pass x.device, or register the table as a buffer)");
     return;

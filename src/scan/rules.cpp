@@ -237,7 +237,7 @@ constexpr ScanRule k_rules[] = {
       "off an input in a module's methods or a step: a new CPU tensor from device values; and, in a function that "
       "gives its other factories a device (device=<not the CPU>), a factory of it without device= that meets a value "
       "that is no number or size (`scores.unsqueeze(-1) + logits` after `torch.full(..., device=state.device)`); and "
-      "a module class of the file without weights whose forward()/__call__() makes what it returns on the host, when "
+      "a module class of the file whose forward()/__call__() makes what it returns on the host, when "
       "another module's method combines its output with a tensor (`x + self.positions(n)`)",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
     {RuleId::optimizer_state_before_move,
