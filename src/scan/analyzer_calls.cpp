@@ -1716,9 +1716,13 @@ void Analyzer::check_return_of_mapped_load(Node value) {
   });
   if (moved) return;
   // A caller that moves the result: `load(...).to(device)`, or `m = load(...)` and then `m.to(...)`.
+  // At most k_max_callers call sites are read; past them the function is assumed moved by someone.
+  constexpr int k_max_callers = 64;
+  int callers = 0;
   const std::string_view text = m_src.text;
   const std::string callee(function_name());
   for (std::size_t at = text.find(callee + "("); at != std::string_view::npos; at = text.find(callee + "(", at + 1)) {
+    if (++callers > k_max_callers) return;
     std::size_t bol = text.rfind('\n', at);
     bol = bol == std::string_view::npos ? 0 : bol + 1;
     std::size_t eol = text.find('\n', at);
