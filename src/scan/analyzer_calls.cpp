@@ -164,7 +164,10 @@ void Analyzer::on_call(Node call) {
   // A factory given a device that is not the CPU: this function places its tensors by hand.
   if (!m_functions.empty() && is_torch_function(q) && keyword(call, "device").valid()) {
     Node dev = keyword(call, "device").field(Field::value);
-    if (!is_cpu_device(dev) && !dev.is(NodeKind::none)) m_device_factory_row.try_emplace(m_functions.back(), static_cast<int>(call.row()));
+    if (!is_cpu_device(dev) && !dev.is(NodeKind::none)) {
+      m_device_factory_row.try_emplace(m_functions.back(), static_cast<int>(call.row()));
+      if (!m_classes.empty()) m_class_device_factory_row.try_emplace(m_classes.back(), static_cast<int>(call.row()));
+    }
   }
   if (fn.is(NodeKind::identifier)) {
     note_plain_function_call(call);

@@ -113,6 +113,7 @@ class Analyzer {
   void on_return(Node n);
   void check_host_factory_in_placing_function(Node a, Node b, Node op);
   void check_host_module_output(Node a, Node b, Node op);
+  void check_host_return_in_placing_class(Node value);
   void check_return_of_mapped_load(Node value);
   void check_module_attribute(Node left, Node right, Symbol& value);
   void check_tensor_attribute(Node left, Node right, const Symbol& value);
@@ -296,6 +297,7 @@ class Analyzer {
   std::unordered_map<std::uint32_t, std::unordered_map<std::string, Node>> m_mapped_loads;
   // Functions (start byte) that make a tensor with device=<not the CPU>: the row of the first such factory.
   std::unordered_map<std::uint32_t, int> m_device_factory_row;
+  std::unordered_map<std::string, int> m_class_device_factory_row;  // the same, per class of the file
   // Module classes of this file whose forward() or __call__() returns a tensor made on the host:
   // class name -> where that tensor is made (row, column).
   std::unordered_map<std::string, std::pair<int, int>> m_class_host_returns;

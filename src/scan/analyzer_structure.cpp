@@ -448,6 +448,7 @@ void Analyzer::on_return(Node n) {
   if (m_function_nodes.empty() || n.named_count() != 1) return;
   check_return_feed(n.named(0));
   check_return_of_mapped_load(n.named(0));
+  check_host_return_in_placing_class(n.named(0));
   Symbol s = infer(n.named(0));
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
@@ -1678,6 +1679,29 @@ void Analyzer::check_container_mover(Node function) {
                                 "as the tuple branch does",
                                 value));
   f.severity = facts::Severity::warning;
+}
+
+// `return nn.Parameter(torch.zeros(1))` in a method of a module class that gives its other tensors a
+// device (`torch.zeros(n, device=device)` in __init__): the class places tensors by hand, and this
+// fresh one, made on the host, goes back to a caller that meets it with the module's device tensors.
+void Analyzer::check_host_return_in_placing_class(Node value) {
+  if (m_classes.empty() || !in_module_method() || function_name() == "__init__" || in_host_side_function()) return;
+  auto placing = m_class_device_factory_row.find(m_classes.back());
+  if (placing == m_class_device_factory_row.end()) return;
+  Node made = value;
+  if (made.is(NodeKind::call)) {
+    const std::string q = qualified_callee(made);
+    if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter") made = positional(made, 0);
+  }
+  if (!made.is(NodeKind::call)) return;
+  Symbol s = infer(made);
+  if (!s.made_on_host() || !s.sized || s.zero_dim || m_inline_reported.count(made.start_byte()) > 0) return;
+  m_inline_reported.insert(made.start_byte());
+  emit(RuleId::tensor_created_without_device, made,
+       fmt::format("{}() returns {}, made on the CPU (no device=), while {} gives its other tensors a device (at {}): "
+                   "the caller meets it with the module's device tensors",
+                   function_name(), snippet(made, 40), m_classes.back(), where(placing->second)),
+       {snippet(value, 80)}, "create it with the device the class uses (device=self.device, or like a tensor it holds)");
 }
 
 }  // namespace gpudoctor::scan

@@ -238,7 +238,9 @@ constexpr ScanRule k_rules[] = {
       "gives its other factories a device (device=<not the CPU>), a factory of it without device= that meets a value "
       "that is no number or size (`scores.unsqueeze(-1) + logits` after `torch.full(..., device=state.device)`); and "
       "a module class of the file whose forward()/__call__() makes what it returns on the host, when "
-      "another module's method combines its output with a tensor (`x + self.positions(n)`)",
+      "another module's method combines its output with a tensor (`x + self.positions(n)`); and a method of a module "
+      "class that gives its other tensors a device returning a fresh host-made tensor (`return "
+      "nn.Parameter(torch.zeros(1))` as a dummy loss)",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
     {RuleId::optimizer_state_before_move,
      {"code.optimizer_state_before_move", Layer::code, Severity::error,
