@@ -1095,15 +1095,27 @@ void Analyzer::check_host_input_to_self_moved_module(Node call) {
   if (!fn.is(NodeKind::attribute) || fn.field(Field::object).text() != "self") return;
   auto callee = fn.field(Field::attribute).text();
   auto cls = m_class_nodes.back().text();
-  const bool moves_self = cls.find("self.to(self.device)") != std::string_view::npos ||
-                          cls.find("self.to(device)") != std::string_view::npos ||
-                          cls.find("self.cuda()") != std::string_view::npos;
-  if (!moves_self) return;
+  // Read once per class, and once per class and callee: a class with many `self.x(...)` calls is not
+  // searched once per call.
+  const std::uint32_t cls_start = m_class_nodes.back().start_byte();
+  auto moves = m_class_moves_self.find(cls_start);
+  if (moves == m_class_moves_self.end()) {
+    const bool moves_self = cls.find("self.to(self.device)") != std::string_view::npos ||
+                            cls.find("self.to(device)") != std::string_view::npos ||
+                            cls.find("self.cuda()") != std::string_view::npos;
+    moves = m_class_moves_self.emplace(cls_start, moves_self).first;
+  }
+  if (!moves->second) return;
   // A method of the class, or a submodule it registers in __init__.
-  const bool method = cls.find("def " + std::string(callee) + "(") != std::string_view::npos;
-  const bool submodule = cls.find("self." + std::string(callee) + " = nn.") != std::string_view::npos ||
-                         cls.find("self." + std::string(callee) + " = torch.nn.") != std::string_view::npos;
-  if (!method && !submodule) return;
+  auto key = std::make_pair(cls_start, std::string(callee));
+  auto member = m_class_member_callable.find(key);
+  if (member == m_class_member_callable.end()) {
+    const bool method = cls.find("def " + std::string(callee) + "(") != std::string_view::npos;
+    const bool submodule = cls.find("self." + std::string(callee) + " = nn.") != std::string_view::npos ||
+                           cls.find("self." + std::string(callee) + " = torch.nn.") != std::string_view::npos;
+    member = m_class_member_callable.emplace(std::move(key), method || submodule).first;
+  }
+  if (!member->second) return;
   Node args = call.field(Field::arguments);
   for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
     Node a = args.named(i);

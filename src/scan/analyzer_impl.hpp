@@ -3,6 +3,7 @@
 // (what each call means to the rules), analyzer_infer.cpp (what an expression holds).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -302,6 +303,13 @@ class Analyzer {
   // class name -> where that tensor is made (row, column).
   std::unordered_map<std::string, std::pair<int, int>> m_class_host_returns;
   std::unordered_set<std::string> m_host_output_reported;
+  // moved_later_by_name: for the function that starts at m_name_uses_function, the end offsets (in
+  // its text) of the whole-word uses of each name.
+  mutable std::uint32_t m_name_uses_function = UINT32_MAX;
+  mutable std::unordered_map<std::string_view, std::vector<std::size_t>> m_name_uses;
+  std::unordered_map<std::uint32_t, bool> m_class_moves_self;  // class start -> self.to(device) / self.cuda() in it
+  std::map<std::pair<std::uint32_t, std::string>, bool> m_class_member_callable;  // (class, name) -> a method or nn submodule
+  std::map<std::pair<std::uint32_t, std::string>, std::string> m_attribute_class;  // (class, attr) -> Cls of `self.attr = Cls(...)`
   // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
   std::unordered_map<std::uint32_t, std::string> m_chosen_device;
   // Read once per file for code.load_without_map_location: the first "cpu" of the code (npos when

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -177,13 +178,34 @@ bool Analyzer::moved_later_by_name(Node call) const {
   const auto name = left.text();
   Node fn = m_function_nodes.back();
   auto body = fn.text();
-  auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
-  bool moved = false;
-  util::for_each_name_use(after, name, [&](std::string_view rest) {
+  const std::size_t from = std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte());
+  // The uses of every name of the function (whole words, not attributes), indexed once per function:
+  // a function with thirty thousand factories is not searched once per factory.
+  if (m_name_uses_function != fn.start_byte()) {
+    m_name_uses_function = fn.start_byte();
+    m_name_uses.clear();
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    for (std::size_t i = 0; i < body.size();) {
+      if (!word(body[i])) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < body.size() && word(body[j])) ++j;
+      if (i == 0 || body[i - 1] != '.') m_name_uses[body.substr(i, j - i)].push_back(j);
+      i = j;
+    }
+  }
+  auto uses = m_name_uses.find(name);
+  if (uses == m_name_uses.end()) return false;
+  for (auto it = std::lower_bound(uses->second.begin(), uses->second.end(), from + name.size()); it != uses->second.end(); ++it) {
+    auto rest = body.substr(*it);
     if (rest.starts_with(")")) rest.remove_prefix(1);  // the only argument of a wrapper: Variable(x).cuda()
-    for (std::string_view m : {".to(", ".cuda(", ".type_as("}) moved = moved || rest.starts_with(m);
-  });
-  return moved;
+    for (std::string_view m : {".to(", ".cuda(", ".type_as("}) {
+      if (rest.starts_with(m)) return true;
+    }
+  }
+  return false;
 }
 
 bool name_moved_in(std::string_view text, std::string_view name, bool device_word) {
@@ -465,7 +487,7 @@ void Analyzer::on_return(Node n) {
   std::string name = (method ? "self." : "") + std::string(function_name());
   // forward() / __call__() of a module class of the file that makes what it returns on the host.
   if (method && host_tensor && (function_name() == "forward" || function_name() == "__call__") &&
-      m_ff.module_classes.count(m_classes.back()) > 0) {
+      m_ff.module_classes.count(m_classes.back()) > 0 && m_class_host_returns.count(m_classes.back()) == 0) {
     // Reported at the first factory of the method that made a host tensor (`position = torch.arange(n)`),
     // else at the return.
     int row = static_cast<int>(n.named(0).row()), column = static_cast<int>(n.named(0).column());
@@ -1340,16 +1362,22 @@ void Analyzer::check_host_module_output(Node a, Node b, Node op) {
     if (!host_side.is(NodeKind::call)) continue;
     Node fn = host_side.field(Field::function);
     if (!fn.is(NodeKind::attribute) || fn.field(Field::object).text() != "self") continue;
-    // The class `self.<attr> = Cls(...)` names in this class.
+    // The class `self.<attr> = Cls(...)` names in this class, read once per class and attribute.
     const std::string attr(fn.field(Field::attribute).text());
-    const std::string_view cls_text = m_class_nodes.back().text();
-    const std::string assign = "self." + attr + " = ";
-    auto at = cls_text.find(assign);
-    if (at == std::string_view::npos) continue;
-    auto rest = cls_text.substr(at + assign.size(), 80);
-    auto paren = rest.find('(');
-    if (paren == std::string_view::npos) continue;
-    auto it = m_class_host_returns.find(std::string(util::trim(rest.substr(0, paren))));
+    auto key = std::make_pair(m_class_nodes.back().start_byte(), attr);
+    auto known = m_attribute_class.find(key);
+    if (known == m_attribute_class.end()) {
+      const std::string_view cls_text = m_class_nodes.back().text();
+      const std::string assign = "self." + attr + " = ";
+      std::string cls;
+      if (auto at = cls_text.find(assign); at != std::string_view::npos) {
+        auto rest = cls_text.substr(at + assign.size(), 80);
+        if (auto paren = rest.find('('); paren != std::string_view::npos) cls = std::string(util::trim(rest.substr(0, paren)));
+      }
+      known = m_attribute_class.emplace(std::move(key), std::move(cls)).first;
+    }
+    if (known->second.empty()) continue;
+    auto it = m_class_host_returns.find(known->second);
     if (it == m_class_host_returns.end() || it->first == m_classes.back()) continue;
     Symbol o = infer(other);
     if (o.made_on_host() || o.kind == Kind::module || plain_number(other)) continue;
