@@ -425,65 +425,55 @@ TEST(ExplainLikely, DlibOrOpencvNotUsingTheGpuIsACpuBuildOfThatLibrary) {
   EXPECT_EQ(likely_id("Cv2Gpu.GetCudaEnabledDeviceCount() always returns 0"), "framework.library_built_without_cuda");
 }
 
-}  // namespace
-}  // namespace gpudoctor::cli
-
-namespace gpudoctor::cli {
-namespace {
-
-std::string situation_of(std::string_view text) {
-  auto f = situation_cause(text, described(text));
-  return f ? f->id : "";
-}
 
 TEST(ExplainLikely, WslOneHasNoGpu) {
-  EXPECT_EQ(situation_of("Running Keras in Bash on Windows: no graphics driver is found"), "wsl.no_gpu_support");
-  EXPECT_EQ(situation_of("WSL 1 Ubuntu 18.04, tensorflow-gpu cannot see the GPU"), "wsl.no_gpu_support");
+  EXPECT_EQ(situation_id("Running Keras in Bash on Windows: no graphics driver is found"), "wsl.no_gpu_support");
+  EXPECT_EQ(situation_id("WSL 1 Ubuntu 18.04, tensorflow-gpu cannot see the GPU"), "wsl.no_gpu_support");
   // WSL without a version, or WSL 1 without a failing GPU: not this rule.
-  EXPECT_NE(situation_of("WSL2 Ubuntu: tensorflow-gpu cannot see the GPU"), "wsl.no_gpu_support");
-  EXPECT_EQ(situation_of("I moved from WSL 1 to WSL 2 last year"), "");
+  EXPECT_NE(situation_id("WSL2 Ubuntu: tensorflow-gpu cannot see the GPU"), "wsl.no_gpu_support");
+  EXPECT_EQ(situation_id("I moved from WSL 1 to WSL 2 last year"), "");
 }
 
 TEST(ExplainLikely, TaskManagerReadsTheThreeDEngine) {
-  EXPECT_EQ(situation_of("Training a GAN, the GPU sits at 3% in Task Manager while the loss goes down"),
+  EXPECT_EQ(situation_id("Training a GAN, the GPU sits at 3% in Task Manager while the loss goes down"),
             "monitor.task_manager_3d_graph_not_compute");
-  EXPECT_EQ(situation_of("训练时任务管理器里 GPU 利用率一直是 0"), "monitor.task_manager_3d_graph_not_compute");
-  EXPECT_EQ(situation_of("I closed Chrome from Task Manager and now the GPU works"), "");
+  EXPECT_EQ(situation_id("训练时任务管理器里 GPU 利用率一直是 0"), "monitor.task_manager_3d_graph_not_compute");
+  EXPECT_EQ(situation_id("I closed Chrome from Task Manager and now the GPU works"), "");
 }
 
 TEST(ExplainLikely, DockerBuildStepsHaveNoGpu) {
-  EXPECT_EQ(situation_of("Building my extension in the Dockerfile fails: CUDA GPU not detected during the build,\n"
+  EXPECT_EQ(situation_id("Building my extension in the Dockerfile fails: CUDA GPU not detected during the build,\n"
                          "while docker run --gpus all on the same image sees it"),
             "container.no_gpu_during_docker_build");
-  EXPECT_NE(situation_of("docker run --gpus all: nvidia-smi works, torch sees the GPU"), "container.no_gpu_during_docker_build");
+  EXPECT_NE(situation_id("docker run --gpus all: nvidia-smi works, torch sees the GPU"), "container.no_gpu_during_docker_build");
 }
 
 TEST(ExplainLikely, EnrootMountsTheDriverOnlyWhenTheImageAsksForIt) {
-  EXPECT_EQ(situation_of("srun --container-image=python:3.11 --gpus=1 python train.py\n"
+  EXPECT_EQ(situation_id("srun --container-image=python:3.11 --gpus=1 python train.py\n"
                          "RuntimeError: Found no NVIDIA driver on your system."),
             "container.visible_devices_void");
-  EXPECT_NE(situation_of("RuntimeError: Found no NVIDIA driver on your system."), "container.visible_devices_void");
+  EXPECT_NE(situation_id("RuntimeError: Found no NVIDIA driver on your system."), "container.visible_devices_void");
 }
 
 TEST(ExplainLikely, ADesktopHypervisorGivesItsGuestNoGpu) {
-  EXPECT_EQ(situation_of("Ubuntu guest in VirtualBox on my gaming PC: pytorch does not detect the GPU"), "hw.no_gpu");
+  EXPECT_EQ(situation_id("Ubuntu guest in VirtualBox on my gaming PC: pytorch does not detect the GPU"), "hw.no_gpu");
   // A VM of no named hypervisor may have its GPU passed through (a cloud VM with an A10): not this.
-  EXPECT_NE(situation_of("virtual machine, Windows Server 2016, A10: the program only uses the CPU"), "hw.no_gpu");
-  EXPECT_NE(situation_of("VMware ESXi with PCI passthrough of an A40: CUDA is not available"), "hw.no_gpu");
+  EXPECT_NE(situation_id("virtual machine, Windows Server 2016, A10: the program only uses the CPU"), "hw.no_gpu");
+  EXPECT_NE(situation_id("VMware ESXi with PCI passthrough of an A40: CUDA is not available"), "hw.no_gpu");
 }
 
 TEST(ExplainLikely, JaxHasNoCudaWheelOnNativeWindows) {
-  EXPECT_EQ(situation_of("Windows 11, Python 3.11\npip install \"jax[cuda12]\"\n"
+  EXPECT_EQ(situation_id("Windows 11, Python 3.11\npip install \"jax[cuda12]\"\n"
                          "ERROR: No matching distribution found for jaxlib==0.4.20+cuda12.cudnn89"),
             "jax.windows_native_no_gpu");
-  EXPECT_NE(situation_of("Ubuntu 22.04: No matching distribution found for jaxlib==0.4.20+cuda12.cudnn89"),
+  EXPECT_NE(situation_id("Ubuntu 22.04: No matching distribution found for jaxlib==0.4.20+cuda12.cudnn89"),
             "jax.windows_native_no_gpu");
 }
 
 TEST(ExplainLikely, ACtranslateModelWithoutADeviceRunsOnTheCpu) {
-  EXPECT_EQ(situation_of("translator = ctranslate2.Translator(\"ende_ct2\")\nit runs only on the CPU"),
+  EXPECT_EQ(situation_id("translator = ctranslate2.Translator(\"ende_ct2\")\nit runs only on the CPU"),
             "code.no_device_placement");
-  EXPECT_NE(situation_of("translator = ctranslate2.Translator(\"ende_ct2\", device=\"cuda\")\nit runs only on the CPU"),
+  EXPECT_NE(situation_id("translator = ctranslate2.Translator(\"ende_ct2\", device=\"cuda\")\nit runs only on the CPU"),
             "code.no_device_placement");
 }
 
@@ -491,31 +481,31 @@ TEST(ExplainLikely, AnStraceThatNeverFindsLibcuda) {
   const char* missing =
       "open(\"/usr/lib/libcuda.so\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n"
       "open(\"/lib/libcuda.so\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n";
-  EXPECT_EQ(situation_of(missing), "log.libcuda_not_found");
+  EXPECT_EQ(situation_id(missing), "log.libcuda_not_found");
   const std::string found = std::string(missing) + "open(\"/usr/lib/x86_64-linux-gnu/libcuda.so\", O_RDONLY|O_CLOEXEC) = 3\n";
-  EXPECT_EQ(situation_of(found), "");
+  EXPECT_EQ(situation_id(found), "");
 }
 
 TEST(ExplainLikely, KubernetesNodeWithoutGpuCapacity) {
-  EXPECT_EQ(situation_of("kubectl get nodes -o=custom-columns=NAME:.metadata.name,GPUs:.status.capacity.'nvidia\\.com/gpu'\n"
+  EXPECT_EQ(situation_id("kubectl get nodes -o=custom-columns=NAME:.metadata.name,GPUs:.status.capacity.'nvidia\\.com/gpu'\n"
                          "NAME     GPUs\nnode-a   <none>"),
             "container.k8s_default_runtime_not_nvidia");
-  EXPECT_EQ(situation_of("kubectl describe pod: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu."),
+  EXPECT_EQ(situation_id("kubectl describe pod: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu."),
             "container.k8s_default_runtime_not_nvidia");
 }
 
 TEST(ExplainLikely, OllamaSplittingTheModelBetweenCpuAndGpu) {
-  EXPECT_EQ(situation_of("ollama ps\nNAME SIZE PROCESSOR\nmistral:7b 6.1 GB 21%/79% CPU/GPU"),
+  EXPECT_EQ(situation_id("ollama ps\nNAME SIZE PROCESSOR\nmistral:7b 6.1 GB 21%/79% CPU/GPU"),
             "ollama.partial_offload_memory_estimate");
   // A context length named: the context rule reads it.
-  EXPECT_NE(situation_of("ollama with num_ctx 65536: 40%/60% CPU/GPU"), "ollama.partial_offload_memory_estimate");
+  EXPECT_NE(situation_id("ollama with num_ctx 65536: 40%/60% CPU/GPU"), "ollama.partial_offload_memory_estimate");
 }
 
 TEST(ExplainLikely, AnotherInstallPutTheCpuPackageBack) {
-  EXPECT_EQ(situation_of("pip install mxnet-cu112, then pip install gluonnlp reinstalled mxnet and the GPU is gone"),
+  EXPECT_EQ(situation_id("pip install mxnet-cu112, then pip install gluonnlp reinstalled mxnet and the GPU is gone"),
             "mxnet.cpu_only_build");
-  EXPECT_EQ(situation_of("安装 paddleocr 之后 paddlepaddle-gpu 被替换 (replaced) 成了 CPU 版"), "paddle.cpu_only_build");
-  EXPECT_EQ(situation_of("pip install mxnet-cu112 works on the GPU"), "");
+  EXPECT_EQ(situation_id("安装 paddleocr 之后 paddlepaddle-gpu 被替换 (replaced) 成了 CPU 版"), "paddle.cpu_only_build");
+  EXPECT_EQ(situation_id("pip install mxnet-cu112 works on the GPU"), "");
 }
 
 TEST(ExplainLikely, AFrameworksOwnNotCompiledWithCudaIsASymptom) {

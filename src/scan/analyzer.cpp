@@ -246,16 +246,20 @@ bool Analyzer::under_choice(Node at) const {
   return false;
 }
 
+Node Analyzer::branch_test(Node p) const {
+  if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) return p.field(Field::condition);
+  if (p.is(NodeKind::conditional_expression)) return Node(ts_node_named_child(p.raw(), 1), m_src.text);
+  // An else branch answers the if above it.
+  if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) return p.parent().field(Field::condition);
+  return Node();
+}
+
 bool Analyzer::under_version_guard(Node at) const {
   Node child = at;
   for (Node p = at.parent(); p.valid() && !stops_structure(p); child = p, p = p.parent()) {
     if (p.is(NodeKind::except_clause)) return true;
     if (!is_branch_of(p, child, m_src.text)) continue;
-    Node test;
-    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
-    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
-    // An else branch answers the if above it.
-    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
+    Node test = branch_test(p);
     if (test.valid() && reads_a_version(test.text())) return true;
     if (p.is(NodeKind::elif_clause) || p.is(NodeKind::else_clause)) {
       // Any test of the chain: `if new: ... elif old: ...`.

@@ -1617,10 +1617,7 @@ void Analyzer::check_load_without_map_location(Node call) {
   // except loads again another way: the code has decided where it runs.
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module); p = p.parent()) {
     if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
-    Node test;
-    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
-    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
-    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
+    Node test = branch_test(p);
     if (!test.valid()) continue;
     for (std::string_view w : {"cuda", "gpu", "device", "cpu"}) {
       if (util::contains_icase(test.text(), w)) return;
@@ -1808,10 +1805,7 @@ void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& c
   // Under a test that does not read the chosen device (`if torch.cuda.is_available():`, `if args.cuda:`):
   // the test decides, not the device.
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
-    Node test;
-    if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) test = p.field(Field::condition);
-    if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) test = p.parent().field(Field::condition);
-    if (p.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(p.raw(), 1), m_src.text);
+    Node test = branch_test(p);
     if (test.valid() && test.text().find(chosen) == std::string_view::npos) return;
     if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
   }

@@ -97,6 +97,9 @@ class Analyzer {
   // A branch of an if/elif/else, a conditional expression or an except clause: what runs there is
   // a choice (a user's --device cpu, a fallback), not a pin.
   bool under_choice(Node at) const;
+  // The condition that decides the branch `p` is (an if or elif, the if an else answers, a conditional
+  // expression); an invalid node for anything else.
+  Node branch_test(Node p) const;
   // An except clause, or a branch of a test that reads a version (`if TORCH_GE_2_4`, hasattr(torch,
   // "amp"), packaging.version...): compatibility code for other releases.
   bool under_version_guard(Node at) const;
