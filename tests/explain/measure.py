@@ -133,7 +133,7 @@ def explain(gpd, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpudoctor", required=True)
-    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "all"])
+    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "all"])
     ap.add_argument("--misses", action="store_true", help="list every case whose first finding is not the cause")
     ap.add_argument("--min-top1", action="append", default=[], metavar="SPLIT=PCT")
     a = ap.parse_args()
