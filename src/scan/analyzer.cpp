@@ -34,7 +34,7 @@ bool contains_modulo(Node cond, std::string_view source) {
   for_each_node(cond, source, [&](Node n) {
     if (found) return Descend::no;
     if (n.is(NodeKind::binary_operator)) {
-      Node op = Node(ts_node_child(n.raw(), 1), source);
+      Node op = n.child(1);
       if (op.text() == "%") found = true;
     }
     return Descend::yes;
@@ -217,9 +217,9 @@ namespace {
 
 // The branch of `p` that `child` (a child of p) stands in is a choice: not an if's condition, not a
 // conditional expression's test.
-bool is_branch_of(Node p, Node child, std::string_view source) {
+bool is_branch_of(Node p, Node child, std::string_view /*source*/) {
   if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) return child != p.field(Field::condition);
-  if (p.is(NodeKind::conditional_expression)) return child != Node(ts_node_named_child(p.raw(), 1), source);
+  if (p.is(NodeKind::conditional_expression)) return child != p.named(1);
   return p.is(NodeKind::else_clause) || p.is(NodeKind::except_clause);
 }
 
@@ -248,7 +248,7 @@ bool Analyzer::under_choice(Node at) const {
 
 Node Analyzer::branch_test(Node p) const {
   if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) return p.field(Field::condition);
-  if (p.is(NodeKind::conditional_expression)) return Node(ts_node_named_child(p.raw(), 1), m_src.text);
+  if (p.is(NodeKind::conditional_expression)) return p.named(1);
   // An else branch answers the if above it.
   if (p.is(NodeKind::else_clause) && p.parent().is(NodeKind::if_statement)) return p.parent().field(Field::condition);
   return Node();
@@ -399,7 +399,7 @@ void Analyzer::enter_function(Node n) {
   Scope s;
   s.is_function = true;
   Node params = n.field(Field::arguments);  // "parameters" is not a field we map; fall back below
-  if (!params.valid()) params = Node(ts_node_child_by_field_name(n.raw(), "parameters", 10), m_src.text);
+  if (!params.valid()) params = n.field(Field::parameters);
   for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
     Node p = params.named(i);
     Node name = p.is(NodeKind::identifier) ? p : p.field(Field::name);
@@ -620,7 +620,7 @@ void Analyzer::on_assignment(Node n) {
   if (left.is(NodeKind::subscript)) {
     if (right.valid()) check_accumulator(left, right, n);
     std::string obj = m_ff.imports.qualify(left.field(Field::value).text());
-    Node key = Node(ts_node_child_by_field_name(left.raw(), "subscript", 9), m_src.text);
+    Node key = left.field(Field::subscript);
     auto var = string_value(key);
     if ((obj == "os.environ") && var && right.valid()) check_env_assignment(*var, right, n);
     return;
@@ -708,7 +708,7 @@ void Analyzer::on_expression_statement(Node n) {
   // chosen, `y.cpu()` shows the values (nothing is thrown away).
   bool displayed = false;
   if (!m_src.cells.empty() && n.parent().is(NodeKind::module)) {
-    Node next(ts_node_next_named_sibling(n.raw()), m_src.text);
+    Node next = n.next_named();
     displayed = !next.valid() || m_src.locate(next.row(), 0).cell != m_src.locate(n.row(), 0).cell;
     if (n.named_count() == 1 && (n.named(0).is(NodeKind::identifier) || n.named(0).is(NodeKind::attribute))) {
       m_announced.insert(std::string(n.named(0).text()));
@@ -731,7 +731,7 @@ void Analyzer::on_expression_statement(Node n) {
   // and the dict keeps the unmoved one.
   bool tensor_key = false;
   if (object.is(NodeKind::subscript)) {
-    Node key = Node(ts_node_child_by_field_name(object.raw(), "subscript", 9), m_src.text);
+    Node key = object.field(Field::subscript);
     if (auto k = string_value(key)) {
       for (std::string_view t : {"input_ids", "attention_mask", "token_type_ids", "position_ids", "pixel_values",
                                  "input_features", "input_values", "decoder_input_ids", "labels", "images", "image",

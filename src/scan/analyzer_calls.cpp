@@ -127,7 +127,7 @@ void Analyzer::check_dropped_device_argument(Node call) {
   // CPU, or a device-like keyword it hands to another call.
   std::string at_hand;
   Node fn = m_function_nodes.back();
-  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
+  Node params = fn.field(Field::parameters);
   for (std::uint32_t i = 0; params.valid() && i < params.named_count() && at_hand.empty(); ++i) {
     std::string_view text = params.named(i).text();
     auto eq = text.find('=');
@@ -744,7 +744,7 @@ const Analyzer::Handed* Analyzer::handed_argument(const CtorCall& c, const Hande
 int Analyzer::parameter_index(std::string_view name) const {
   if (m_function_nodes.empty()) return -1;
   Node fn = m_function_nodes.back();
-  Node params(ts_node_child_by_field_name(fn.raw(), "parameters", 10), m_src.text);
+  Node params = fn.field(Field::parameters);
   for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
     Node p = params.named(i);
     Node id = p.is(NodeKind::identifier) ? p : p.field(Field::name);
@@ -1616,7 +1616,7 @@ void Analyzer::check_load_without_map_location(Node call) {
   // Under a test of the device (`if torch.cuda.is_available():`, `if args.gpu:`), or in a try whose
   // except loads again another way: the code has decided where it runs.
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module); p = p.parent()) {
-    if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
+    if (p.type() == "try_statement") return;
     Node test = branch_test(p);
     if (!test.valid()) continue;
     for (std::string_view w : {"cuda", "gpu", "device", "cpu"}) {
@@ -1786,7 +1786,7 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
   const std::string_view body = m_function_nodes.back().text();
   std::string chosen;
   if (!RE2::PartialMatch(body, k_chosen, &chosen)) {
-    Node params(ts_node_child_by_field_name(m_function_nodes.back().raw(), "parameters", 10), m_src.text);
+    Node params = m_function_nodes.back().field(Field::parameters);
     static const RE2 k_device_param(R"re([(,]\s*(\w*device\w*)\s*[:=,)])re");
     if (!params.valid() || !RE2::PartialMatch(params.text(), k_device_param, &chosen)) {
       const bool in_class_method = !m_class_nodes.empty() &&
@@ -1807,7 +1807,7 @@ void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& c
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
     Node test = branch_test(p);
     if (test.valid() && test.text().find(chosen) == std::string_view::npos) return;
-    if (std::string_view(ts_node_type(p.raw())) == "try_statement") return;
+    if (p.type() == "try_statement") return;
   }
   emit(RuleId::cuda_ignores_device, call,
        fmt::format("`{}` goes to the current GPU (\"cuda\", cuda:0 unless set), while this code uses a chosen device "

@@ -149,7 +149,7 @@ bool Analyzer::moves_to_accelerator(Node call, std::string_view method) {
 
 bool Analyzer::is_fallback_conditional(Node cond) const {
   // `... if torch.cuda.is_available() else "cpu"`, or an if-statement condition calling is_available().
-  Node test = cond.is(NodeKind::conditional_expression) ? Node(ts_node_named_child(cond.raw(), 1), m_src.text) : cond;
+  Node test = cond.is(NodeKind::conditional_expression) ? cond.named(1) : cond;
   if (!test.valid()) return false;
   bool found = false;
   int budget = 64;
@@ -165,7 +165,7 @@ bool Analyzer::is_fallback_conditional(Node cond) const {
     return Descend::yes;
   });
   if (!found || !cond.is(NodeKind::conditional_expression)) return found;
-  Node otherwise = Node(ts_node_named_child(cond.raw(), 2), m_src.text);
+  Node otherwise = cond.named(2);
   auto v = string_value(otherwise);
   if (v) return *v == "cpu";
   return otherwise.is(NodeKind::call) && qualified_callee(otherwise) == "torch.device" &&
@@ -190,7 +190,7 @@ bool Analyzer::plain_number(Node expr, int depth) {
       plain = false;
       return Descend::no;
     }
-    if (!ts_node_is_named(n.raw())) return Descend::no;  // operators and brackets
+    if (!n.is_named()) return Descend::no;  // operators and brackets
     switch (n.kind()) {
       case NodeKind::integer:
       case NodeKind::binary_operator:

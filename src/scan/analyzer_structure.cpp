@@ -444,7 +444,7 @@ void Analyzer::check_return_feed(Node value) {
     if (device_test || --budget < 0) return Descend::no;
     Node test;
     if (n.is(NodeKind::if_statement) || n.is(NodeKind::elif_clause)) test = n.field(Field::condition);
-    if (n.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(n.raw(), 1), m_src.text);
+    if (n.is(NodeKind::conditional_expression)) test = n.named(1);
     if (test.valid()) {
       auto t = test.text();
       device_test = t.find("cuda") != std::string_view::npos || t.find("device") != std::string_view::npos ||
@@ -866,7 +866,7 @@ void Analyzer::check_rebound_to_host(Node left, Node right, const Symbol* old, c
   for (Node up = right.parent(); up.valid() && up != loop; up = up.parent()) {
     Node test;
     if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause)) test = up.field(Field::condition);
-    if (up.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(up.raw(), 1), m_src.text);
+    if (up.is(NodeKind::conditional_expression)) test = up.named(1);
     if (up.is(NodeKind::else_clause) && up.parent().is(NodeKind::if_statement)) test = up.parent().field(Field::condition);
     if (!test.valid()) continue;
     auto t = test.text();
@@ -1008,7 +1008,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   for (Node up = call.parent(); up.valid() && !up.is(NodeKind::function_definition); up = up.parent()) {
     Node test;
     if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause)) test = up.field(Field::condition);
-    if (up.is(NodeKind::conditional_expression)) test = Node(ts_node_named_child(up.raw(), 1), m_src.text);
+    if (up.is(NodeKind::conditional_expression)) test = up.named(1);
     if (!test.valid()) continue;
     auto t = test.text();
     if (t.find("cuda") != std::string_view::npos || t.find("gpu") != std::string_view::npos ||
@@ -1053,7 +1053,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
     Node up = call.parent();
     for (int guard = 0; guard < 16 && up.valid(); ++guard, up = up.parent()) {
       if (up.is(NodeKind::binary_operator)) {
-        auto op = Node(ts_node_child(up.raw(), 1), m_src.text).text();
+        auto op = up.child(1).text();
         if (op == "+" || op == "-" || op == "*" || op == "/" || op == "@") in_arithmetic = true;
         continue;
       }
@@ -1668,7 +1668,7 @@ void Analyzer::check_one_branch_moved(Node if_statement) {
 }
 
 void Analyzer::check_container_mover(Node function) {
-  Node params(ts_node_child_by_field_name(function.raw(), "parameters", 10), m_src.text);
+  Node params = function.field(Field::parameters);
   Node body = function.field(Field::body);
   if (!params.valid() || !body.valid() || body.named_count() < 3) return;
   // The value to move: the first parameter other than self.

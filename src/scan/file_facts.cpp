@@ -26,20 +26,19 @@ bool is_module_base(const std::string& qualified) {
 // whose error it never reached would otherwise report the root's row: "line 1".
 constexpr TSSymbol k_error_symbol = static_cast<TSSymbol>(-1);  // tree_sitter/parser.h ts_builtin_sym_error
 
-std::uint32_t first_error_row(TSNode root) {
-  TSNode n = root;
+int first_error_row(Node root) {
+  Node n = root;
   while (true) {
     bool deeper = false;
-    for (std::uint32_t i = 0, count = ts_node_child_count(n); i < count; ++i) {
-      TSNode c = ts_node_child(n, i);
-      if (ts_node_is_missing(c) || ts_node_symbol(c) == k_error_symbol) return ts_node_start_point(c).row;
-      if (ts_node_has_error(c)) {
+    for (Node c = n.child(0); c.valid(); c = c.next_sibling()) {
+      if (c.is_missing() || c.symbol() == k_error_symbol) return c.row();
+      if (c.has_error()) {
         n = c;
         deeper = true;
         break;
       }
     }
-    if (!deeper) return ts_node_start_point(n).row;
+    if (!deeper) return n.row();
   }
 }
 
@@ -101,8 +100,8 @@ bool builds_no_weights(Node cls, std::string_view source) {
   return false;
 }
 
-std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string_view source) {
-  Node params = Node(ts_node_child_by_field_name(fn.raw(), "parameters", 10), source);
+std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string_view /*source*/) {
+  Node params = fn.field(Field::parameters);
   Node body = fn.field(Field::body);
   if (!params.valid() || !body.valid()) return std::nullopt;
   for (std::uint32_t i = 0; i < params.named_count(); ++i) {
@@ -200,7 +199,7 @@ static bool defines_copying_mover(Node cls) {
         value.is(NodeKind::identifier)) {
       continue;  // rebinds its own fields and returns something else: judge nothing
     }
-    const std::string_view type = ts_node_type(value.raw());
+    const std::string_view type = value.type();
     if (value.is(NodeKind::call) || type == "dictionary_comprehension" || type == "list_comprehension") return true;
   }
   return false;
@@ -362,7 +361,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
       });
   if (root.has_error() && !ff.has_syntax_error) {
     ff.has_syntax_error = true;
-    ff.first_error_row = static_cast<int>(first_error_row(root.raw()));
+    ff.first_error_row = first_error_row(root);
   }
   std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
             [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });

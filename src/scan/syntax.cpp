@@ -71,7 +71,8 @@ constexpr KindName k_kind_names[] = {
 
 constexpr const char* k_field_names[] = {"function", "arguments", "object",       "attribute", "left",
                                          "right",    "name",      "value",        "body",      "condition",
-                                         "superclasses", "module_name", "alias", "alternative", "consequence"};
+                                         "superclasses", "module_name", "alias", "alternative", "consequence",
+                                         "parameters", "subscript"};
 static_assert(std::size(k_field_names) == static_cast<std::size_t>(Field::k_count));
 
 }  // namespace
@@ -101,24 +102,143 @@ const Grammar& Grammar::get() {
   return k_grammar;
 }
 
+const char* Grammar::type_name(TSSymbol symbol) const {
+  const char* name = ts_language_symbol_name(m_language, symbol);
+  return name == nullptr ? "" : name;
+}
+
+std::string_view Node::type() const { return valid() ? Grammar::get().type_name(at().symbol) : std::string_view(); }
+
 std::string_view Node::text() const {
   if (!valid()) return {};
-  std::uint32_t b = start_byte(), e = end_byte();
-  if (b > m_source.size() || e > m_source.size() || e < b) return {};
-  return m_source.substr(b, e - b);
+  const FlatNode& n = at();
+  const std::string_view source = m_tree->source;
+  if (n.start_byte > source.size() || n.end_byte > source.size() || n.end_byte < n.start_byte) return {};
+  return source.substr(n.start_byte, n.end_byte - n.start_byte);
 }
 
 Node Node::field(Field f) const {
   if (!valid()) return {};
-  return {ts_node_child_by_field_id(m_node, Grammar::get().field(f)), m_source};
+  const TSFieldId id = Grammar::get().field(f);
+  if (id == 0) return {};
+  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
+    if (m_tree->nodes[c].field == id) return {m_tree, c};
+  }
+  return {};
 }
+
+std::uint32_t Node::child_count() const {
+  if (!valid()) return 0;
+  std::uint32_t count = 0;
+  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) ++count;
+  return count;
+}
+
+Node Node::child(std::uint32_t i) const {
+  if (!valid()) return {};
+  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
+    if (i-- == 0) return {m_tree, c};
+  }
+  return {};
+}
+
+std::uint32_t Node::named_count() const {
+  if (!valid()) return 0;
+  std::uint32_t count = 0;
+  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
+    count += (m_tree->nodes[c].flags & FlatNode::named) != 0 ? 1 : 0;
+  }
+  return count;
+}
+
+Node Node::named(std::uint32_t i) const {
+  if (!valid()) return {};
+  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
+    if ((m_tree->nodes[c].flags & FlatNode::named) != 0 && i-- == 0) return {m_tree, c};
+  }
+  return {};
+}
+
+Node Node::next_named() const {
+  if (!valid() || at().parent == FlatNode::k_none) return {};
+  const Node up(m_tree, at().parent);
+  for (std::uint32_t c = up.after(m_index); c != FlatNode::k_none; c = up.after(c)) {
+    if ((m_tree->nodes[c].flags & FlatNode::named) != 0) return {m_tree, c};
+  }
+  return {};
+}
+
+Node Node::next_sibling() const {
+  if (!valid() || at().parent == FlatNode::k_none) return {};
+  return {m_tree, Node(m_tree, at().parent).after(m_index)};
+}
+
+namespace {
+
+FlatNode flat_node(TSNode n, const TSTreeCursor& cursor, std::uint32_t parent) {
+  FlatNode f;
+  f.start_byte = ts_node_start_byte(n);
+  f.end_byte = ts_node_end_byte(n);
+  const TSPoint p = ts_node_start_point(n);
+  f.row = p.row;
+  f.column = p.column;
+  f.parent = parent;
+  f.symbol = ts_node_symbol(n);
+  f.field = ts_tree_cursor_current_field_id(&cursor);
+  f.kind = Grammar::get().kind(f.symbol);
+  f.flags = static_cast<std::uint8_t>((ts_node_is_named(n) ? FlatNode::named : 0) |
+                                      (ts_node_is_missing(n) ? FlatNode::missing : 0) |
+                                      (ts_node_has_error(n) ? FlatNode::has_error : 0));
+  return f;
+}
+
+// The visible nodes of `tree` in document order, each with its parent and the end of its subtree.
+// One cursor pass, no recursion.
+std::vector<FlatNode> flatten(const TSTree* tree, std::size_t source_bytes) {
+  std::vector<FlatNode> nodes;
+  nodes.reserve(source_bytes / 4 + 16);  // Python has about one visible node per 3-5 bytes
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+  std::uint32_t current = 0;
+  nodes.push_back(flat_node(ts_tree_cursor_current_node(&cursor), cursor, FlatNode::k_none));
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      const std::uint32_t parent = current;
+      current = static_cast<std::uint32_t>(nodes.size());
+      nodes.push_back(flat_node(ts_tree_cursor_current_node(&cursor), cursor, parent));
+      continue;
+    }
+    nodes[current].end = static_cast<std::uint32_t>(nodes.size());
+    for (;;) {
+      const std::uint32_t parent = nodes[current].parent;
+      if (parent == FlatNode::k_none) {
+        ts_tree_cursor_delete(&cursor);
+        return nodes;
+      }
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        current = static_cast<std::uint32_t>(nodes.size());
+        nodes.push_back(flat_node(ts_tree_cursor_current_node(&cursor), cursor, parent));
+        break;
+      }
+      ts_tree_cursor_goto_parent(&cursor);
+      current = parent;
+      nodes[current].end = static_cast<std::uint32_t>(nodes.size());
+    }
+  }
+}
+
+}  // namespace
 
 std::optional<SyntaxTree> SyntaxTree::parse(std::string_view source) {
   std::unique_ptr<TSParser, void (*)(TSParser*)> parser(ts_parser_new(), ts_parser_delete);
   if (!ts_parser_set_language(parser.get(), Grammar::get().language())) return std::nullopt;
-  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size()));
+  std::unique_ptr<TSTree, void (*)(TSTree*)> tree(
+      ts_parser_parse_string(parser.get(), nullptr, source.data(), static_cast<std::uint32_t>(source.size())),
+      ts_tree_delete);
   if (tree == nullptr) return std::nullopt;
-  return SyntaxTree(tree, source);
+  auto flat = std::make_unique<FlatTree>();
+  flat->nodes = flatten(tree.get(), source.size());
+  flat->source = source;
+  return SyntaxTree(std::move(flat));
 }
 
 std::optional<std::string_view> string_value(Node node) {

@@ -2,6 +2,12 @@
 // vocabulary the analysis needs over it: node kinds as an enum (mapped once from the grammar's symbol
 // names, aliases included), named fields, the text of a node, and an iterative pre/post-order walk.
 // Nothing here recurses on the tree, so a 5,000-deep nesting cannot overflow the stack.
+//
+// After the parse, the visible nodes are copied once into a flat array in document order (each with
+// its parent, the end of its subtree, its field in the parent, its kind and position) and
+// tree-sitter's tree is freed. The analysis walks the tree many times and asks for parents and
+// fields constantly; over tree-sitter's own nodes that cost more than the parse (a parent is found
+// by descending from the root again), over the array each step is an index.
 // Thread-safety: a SyntaxTree is used by one thread; Grammar is immutable after first use.
 #pragma once
 
@@ -9,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include <tree_sitter/api.h>
 
@@ -72,7 +79,8 @@ enum class NodeKind : std::uint8_t {
 };
 
 enum class Field : std::uint8_t { function, arguments, object, attribute, left, right, name, value, body,
-                                  condition, superclasses, module_name, alias, alternative, consequence, k_count };
+                                  condition, superclasses, module_name, alias, alternative, consequence,
+                                  parameters, subscript, k_count };
 
 // The grammar's symbol and field tables, mapped once.
 class Grammar {
@@ -81,6 +89,8 @@ class Grammar {
   const TSLanguage* language() const { return m_language; }
   NodeKind kind(TSSymbol symbol) const { return symbol < m_kinds_size ? m_kinds[symbol] : NodeKind::other; }
   TSFieldId field(Field f) const { return m_fields[static_cast<int>(f)]; }
+  // The grammar's name of a symbol ("try_statement"), for the kinds without a NodeKind.
+  const char* type_name(TSSymbol symbol) const;
 
  private:
   Grammar();
@@ -90,33 +100,78 @@ class Grammar {
   TSFieldId m_fields[static_cast<int>(Field::k_count)] = {};
 };
 
-// A node together with the source it was parsed from.
+// One visible node of a parsed file, in the flat array of its SyntaxTree.
+struct FlatNode {
+  static constexpr std::uint32_t k_none = 0xffffffffu;
+  enum Flag : std::uint8_t { named = 1, missing = 2, has_error = 4 };
+  std::uint32_t start_byte = 0;
+  std::uint32_t end_byte = 0;
+  std::uint32_t row = 0;     // 0-based
+  std::uint32_t column = 0;  // 0-based bytes
+  std::uint32_t parent = k_none;
+  std::uint32_t end = 0;  // one past the last node of its subtree: its first child is the next node, if below end
+  TSSymbol symbol = 0;
+  TSFieldId field = 0;  // its field in the parent; 0 for none
+  NodeKind kind = NodeKind::other;
+  std::uint8_t flags = 0;
+};
+
+// The nodes of one parse and the source they were parsed from. REQUIRES: the source outlives it.
+struct FlatTree {
+  std::vector<FlatNode> nodes;
+  std::string_view source;
+};
+
+// A node of a FlatTree: a tree and an index. The default node is invalid, and so is every node
+// asked of an invalid one.
 class Node {
  public:
   Node() = default;
-  Node(TSNode node, std::string_view source) : m_node(node), m_source(source) {}
+  Node(const FlatTree* tree, std::uint32_t index) : m_tree(tree), m_index(index) {}
 
-  bool valid() const { return !ts_node_is_null(m_node); }
-  NodeKind kind() const { return valid() ? Grammar::get().kind(ts_node_symbol(m_node)) : NodeKind::other; }
+  bool valid() const { return m_tree != nullptr && m_index != FlatNode::k_none; }
+  NodeKind kind() const { return valid() ? at().kind : NodeKind::other; }
   bool is(NodeKind k) const { return kind() == k; }
+  // The grammar's name of the node's kind ("try_statement"); "" for an invalid node.
+  std::string_view type() const;
   std::string_view text() const;
   Node field(Field f) const;
-  Node parent() const { return {ts_node_parent(m_node), m_source}; }
-  std::uint32_t named_count() const { return ts_node_named_child_count(m_node); }
-  Node named(std::uint32_t i) const { return {ts_node_named_child(m_node, i), m_source}; }
-  Node next_named() const { return {ts_node_next_named_sibling(m_node), m_source}; }
-  int row() const { return static_cast<int>(ts_node_start_point(m_node).row); }      // 0-based
-  int column() const { return static_cast<int>(ts_node_start_point(m_node).column); }  // 0-based bytes
-  std::uint32_t start_byte() const { return ts_node_start_byte(m_node); }
-  std::uint32_t end_byte() const { return ts_node_end_byte(m_node); }
-  bool is_missing() const { return ts_node_is_missing(m_node); }
-  bool has_error() const { return ts_node_has_error(m_node); }
-  TSNode raw() const { return m_node; }
-  bool operator==(const Node& o) const { return ts_node_eq(m_node, o.m_node); }
+  Node parent() const { return valid() ? Node(m_tree, at().parent) : Node(); }
+  // All visible children, anonymous tokens ("(", "if", "+") included.
+  std::uint32_t child_count() const;
+  Node child(std::uint32_t i) const;
+  // The named children only.
+  std::uint32_t named_count() const;
+  Node named(std::uint32_t i) const;
+  Node next_named() const;
+  Node next_sibling() const;  // the next visible sibling, anonymous or named
+  bool is_named() const { return valid() && (at().flags & FlatNode::named) != 0; }
+  int row() const { return valid() ? static_cast<int>(at().row) : 0; }
+  int column() const { return valid() ? static_cast<int>(at().column) : 0; }
+  std::uint32_t start_byte() const { return valid() ? at().start_byte : 0; }
+  std::uint32_t end_byte() const { return valid() ? at().end_byte : 0; }
+  bool is_missing() const { return valid() && (at().flags & FlatNode::missing) != 0; }
+  bool has_error() const { return valid() && (at().flags & FlatNode::has_error) != 0; }
+  // The tree-sitter symbol (aliases resolved); 0 for an invalid node.
+  TSSymbol symbol() const { return valid() ? at().symbol : 0; }
+  bool operator==(const Node& o) const { return m_tree == o.m_tree && m_index == o.m_index; }
+
+  // For walk(): the tree and the index.
+  const FlatTree* tree() const { return m_tree; }
+  std::uint32_t index() const { return m_index; }
 
  private:
-  TSNode m_node{};
-  std::string_view m_source;
+  const FlatNode& at() const { return m_tree->nodes[m_index]; }
+  // The first child of the node, or k_none.
+  std::uint32_t first_child() const { return at().end > m_index + 1 ? m_index + 1 : FlatNode::k_none; }
+  // The sibling after child `c` of this node, or k_none.
+  std::uint32_t after(std::uint32_t c) const {
+    std::uint32_t n = m_tree->nodes[c].end;
+    return n < at().end ? n : FlatNode::k_none;
+  }
+
+  const FlatTree* m_tree = nullptr;
+  std::uint32_t m_index = FlatNode::k_none;
 };
 
 // A parse of one source text. REQUIRES: the source outlives the tree.
@@ -124,37 +179,40 @@ class SyntaxTree {
  public:
   // nullopt when tree-sitter gave up (it only does on timeout or cancellation).
   static std::optional<SyntaxTree> parse(std::string_view source);
-  Node root() const { return {ts_tree_root_node(m_tree.get()), m_source}; }
+  Node root() const { return {m_flat.get(), 0}; }
 
  private:
-  struct Deleter {
-    void operator()(TSTree* t) const { ts_tree_delete(t); }
-  };
-  SyntaxTree(TSTree* tree, std::string_view source) : m_tree(tree), m_source(source) {}
-  std::unique_ptr<TSTree, Deleter> m_tree;
-  std::string_view m_source;
+  explicit SyntaxTree(std::unique_ptr<FlatTree> flat) : m_flat(std::move(flat)) {}
+  std::unique_ptr<FlatTree> m_flat;  // on the heap: the nodes keep pointing at it when the tree moves
 };
 
 enum class Descend { yes, no };
 
-// Walks the subtree at `root` in document order with an explicit cursor. `enter(node)` decides
+// Walks the subtree at `root` in document order, by index, without recursion. `enter(node)` decides
 // whether to descend; `leave(node)` runs after a node's children (only for nodes entered with
 // Descend::yes or without children).
 template <typename Enter, typename Leave>
-void walk(Node root, std::string_view source, Enter&& enter, Leave&& leave) {
-  TSTreeCursor cursor = ts_tree_cursor_new(root.raw());
+void walk(Node root, std::string_view /*source*/, Enter&& enter, Leave&& leave) {
+  if (!root.valid()) return;
+  const FlatTree* tree = root.tree();
+  const auto& nodes = tree->nodes;
+  const std::uint32_t top = root.index();
+  std::uint32_t i = top;
   for (;;) {
-    Node node(ts_tree_cursor_current_node(&cursor), source);
-    if (enter(node) == Descend::yes && ts_tree_cursor_goto_first_child(&cursor)) continue;
-    leave(node);
+    if (enter(Node(tree, i)) == Descend::yes && nodes[i].end > i + 1) {
+      ++i;
+      continue;
+    }
+    leave(Node(tree, i));
     for (;;) {
-      if (ts_node_eq(ts_tree_cursor_current_node(&cursor), root.raw())) {
-        ts_tree_cursor_delete(&cursor);
-        return;
+      if (i == top) return;
+      const std::uint32_t parent = nodes[i].parent;
+      if (nodes[i].end < nodes[parent].end) {
+        i = nodes[i].end;
+        break;
       }
-      if (ts_tree_cursor_goto_next_sibling(&cursor)) break;
-      ts_tree_cursor_goto_parent(&cursor);
-      leave(Node(ts_tree_cursor_current_node(&cursor), source));
+      i = parent;
+      leave(Node(tree, i));
     }
   }
 }
