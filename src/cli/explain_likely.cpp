@@ -101,6 +101,26 @@ constexpr facts::FindingInfo k_infos[] = {
      "-DCMAKE_CUDA_ARCHITECTURES) so nothing queries the device; or move the step to the container's start; or, with "
      "the legacy builder, set \"default-runtime\": \"nvidia\" in /etc/docker/daemon.json and build with "
      "DOCKER_BUILDKIT=0"},
+    {"vllm.windows_native_unsupported", facts::Layer::framework, facts::Severity::error,
+     "vLLM does not run on native Windows",
+     "explain: a post about installing or running vLLM on Windows outside WSL (pip building it from source, \"No CUDA "
+     "runtime is found\", a missing module): vLLM supports Linux only, so pip on Windows has no wheel to install",
+     "Run vLLM inside WSL 2 (pip install vllm there, with the Windows NVIDIA driver as usual) or in a Linux "
+     "container; see https://docs.vllm.ai/en/latest/getting_started/installation/gpu.html"},
+    {"amd.gpu_unsupported_by_rocm", facts::Layer::environment, facts::Severity::error,
+     "The AMD GPU is not supported by ROCm",
+     "explain: a post about ROCm that names a Polaris-generation (RX 470-590, gfx803) or older AMD card and finds no "
+     "GPU (rocminfo lists no GPU agent, torch.cuda.is_available() is False): gfx803 left ROCm's support list with "
+     "ROCm 4.0",
+     "Use a GPU on ROCm's support list (https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
+     "system-requirements.html), or run these cards through Vulkan or OpenCL backends (llama.cpp's Vulkan build, "
+     "DirectML on Windows); an old ROCm release with an old framework build is the only ROCm route left"},
+    {"amd.pcie_atomics_unsupported", facts::Layer::environment, facts::Severity::error,
+     "The AMD GPU needs PCIe atomics the platform does not provide",
+     "explain: a kernel log line \"kfd: skipped device ..., PCI rejects atomics\": the CPU, chipset or slot (a PCIe "
+     "2.0 platform, a riser, a bridge) lacks the PCIe atomic operations that ROCm needs for this card",
+     "Put the card in a CPU-attached PCIe 3.0 (or newer) slot of a platform with PCIe atomics, without a riser or "
+     "bridge; check again with dmesg | grep kfd"},
     {"jax.windows_native_no_gpu", facts::Layer::framework, facts::Severity::error,
      "JAX has no CUDA build for native Windows",
      "explain: pip finds no CUDA jaxlib (\"No matching distribution found for jaxlib==...+cuda...\", jax[cuda...]) in a "
@@ -649,7 +669,7 @@ std::optional<std::pair<std::size_t, std::string_view>> mig_enabled(std::string_
 // A Mac: no NVIDIA GPU and no CUDA (Apple silicon has its own GPU; CUDA's last macOS release was 10.2).
 bool mac_named(std::string_view head) {
   static const RE2 re(
-      R"re((?i)\bmac ?book|\bimac\b|\bmac ?mini\b|\bmac ?studio\b|apple silicon|\bapple m[1-5]\b|\bm[1-5] (?:pro|max|ultra|chip|mac)\b|\bmac ?os\b|\bos ?x\b|\bdarwin\b)re");
+      R"re((?i)\bmac ?book|\bimac\b|\bmac ?mini\b|\bmac ?studio\b|\bmac ?pro\b|apple silicon|\bapple m[1-5]\b|\bm[1-5] (?:pro|max|ultra|chip|mac)\b|\bmac ?os\b|\bos ?x\b|\bdarwin\b)re");
   return RE2::PartialMatch(head, re);
 }
 
@@ -658,6 +678,36 @@ bool mac_named(std::string_view head) {
 facts::Finding cause_at_line(std::string_view id, facts::Layer layer, std::string message,
                              const std::pair<std::size_t, std::string_view>& shown, std::string_view rests_on,
                              std::string fix);
+facts::Finding catalogued_cause(std::string_view id, std::string message,
+                                const std::pair<std::size_t, std::string_view>& shown, std::string_view rests_on);
+
+// An AMD GPU that ROCm itself does not drive, in a post about ROCm that finds no GPU: a Polaris-era or
+// older card (gfx803 and before left ROCm's support list with 4.0), or a platform whose PCIe rejects
+// the atomics those cards need.
+std::optional<facts::Finding> amd_gpu_cause(std::string_view head) {
+  static const RE2 k_rocm(R"((?i)\brocm|\brocminfo\b|\bhip\b)");
+  if (!RE2::PartialMatch(head, k_rocm)) return std::nullopt;
+  static const RE2 k_atomics(R"((?i)PCI rejects atomics)");
+  if (auto shown = first_line_matching(head, k_atomics)) {
+    return catalogued_cause(
+        "amd.pcie_atomics_unsupported",
+        "Likely cause: the AMD GPU needs PCIe atomics, which this CPU or slot does not provide, so the kernel's kfd "
+        "driver skips the device and ROCm sees no GPU agent.",
+        *shown, "rests on: the kernel log line that the PCIe bus rejects atomics");
+  }
+  static const RE2 k_old_amd(
+      R"((?i)\brx\s?(?:4[6-9]0|5[0-9]0)x?\b|\bpolaris\b|\bellesmere\b|\bbaffin\b|\bgfx80[0-4]\b|\bfiji\b|\br9\s?(?:fury|nano|390|380|290)\b)");
+  static const RE2 k_not_found(
+      R"re((?i)(?:not|n't|never) (?:be )?(?:detected|found|recogni[sz]ed|listed|shown)|no (?:gpu )?agents?|(?:shows?|finds?|lists?|reports?) (?:0|no|zero) (?:gpus?|devices?|agents?)|\b0 gpus?\b|is_available\(\)[^\n]{0,30}false|no longer supported|not supported)re");
+  auto card = first_line_matching(head, k_old_amd);
+  if (!card || !first_line_matching(head, k_not_found)) return std::nullopt;
+  return catalogued_cause(
+      "amd.gpu_unsupported_by_rocm",
+      "Likely cause: the AMD GPU is a Polaris-generation (gfx803) or older card, which left ROCm's support list with "
+      "ROCm 4.0: current ROCm releases and the ROCm builds of PyTorch and TensorFlow do not drive it, so no GPU agent "
+      "or device shows up (even older releases needed PCIe atomics from the CPU and slot).",
+      *card, "rests on: a Polaris-or-older AMD card named in a post about ROCm that finds no GPU");
+}
 
 std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described) {
   // The text shows an NVIDIA GPU (nvidia-smi, a driver, a card's name): the vendor is not in question.
@@ -670,7 +720,7 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
   // A Mac asked for CUDA: there is no NVIDIA GPU to find, whatever the package.
   if (mac_named(head)) {
     static const RE2 k_cuda_asked(
-        R"re((?i)not (?:compiled|built) with (?:cuda|gpu)|cuda[^\n]{0,40}(?:not available|unavailable|not found|error)|no cuda|nvidia)re");
+        R"re((?i)not (?:compiled|built) with (?:cuda|gpu)|cuda[^\n]{0,40}(?:not available|unavailable|not found|error)|no cuda|nvidia|fp16 is not supported on cpu)re");
     auto shown = first_line_matching(head, symptom());
     if (!shown) shown = first_line_matching(head, k_cuda_asked);
     if (shown) {
@@ -689,14 +739,24 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
   // Graphics", "Radeon RX 6700 XT", "AMD Instinct MI250".
   static const RE2 k_intel(
       R"((?i)intel\W{0,4}(?:\w+\W{0,3}){0,2}(?:iris|uhd graphics|hd graphics|xe graphics|arc a\d{3})|\bonly (?:an? )?intel (?:graphics|gpu|integrated))");
-  static const RE2 k_amd(R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b)");
+  // ROCm is AMD's GPU stack: a post about it is about an AMD GPU.
+  static const RE2 k_amd(
+      R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\bamd\s*(?:\(rocm\)|/\s*rocm)|\bamd (?:is|was) (?:selected|chosen)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b|\brocm\s?[1-7](?:\.\d)*\b|\brocm\b)");
   // What says the GPU was not used or not found.
   static const RE2 k_no_gpu(
       R"((?i)no cuda-capable device|found no nvidia driver|no nvidia (?:gpu|graphics card)|could not select device driver|invalid cuda .?device)");
+  const auto amd = first_line_matching(head, k_amd);
+  if (amd) {
+    if (auto unsupported = amd_gpu_cause(head)) return unsupported;
+  }
   auto shown_symptom = first_line_matching(head, symptom());
   if (!shown_symptom) shown_symptom = first_line_matching(head, k_no_gpu);
+  // On an AMD machine, an install that fetches PyTorch's CUDA wheels (or asks for NVIDIA) is the
+  // symptom itself: those builds cannot drive the AMD GPU.
+  static const RE2 k_cuda_wheel(
+      R"re((?i)download\.pytorch\.org/whl/cu\d{2,3}\b|\btorch[=\-][0-9.]+\+cu\d{2,3}\b|(?:calls? for|asks? for|requires?|installs?) (?:the )?(?:nvidia|cuda)\b|(?:cpu|cuda) is (?:chosen|selected|picked|used) as (?:the )?(?:torch )?device)re");
+  if (!shown_symptom && amd) shown_symptom = first_line_matching(head, k_cuda_wheel);
   if (!shown_symptom) return std::nullopt;
-  const auto amd = first_line_matching(head, k_amd);
   const auto intel = amd ? std::nullopt : first_line_matching(head, k_intel);
   if (!amd && !intel) return std::nullopt;
   facts::Finding f;
@@ -948,6 +1008,23 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "Likely cause: JAX publishes its CUDA builds (jaxlib +cuda, the jax-cuda plugins) for Linux only, so pip on "
           "native Windows finds none and JAX there runs on the CPU.",
           *shown, "rests on: pip finds no CUDA jaxlib, on Windows");
+    }
+  }
+  // vLLM runs on Linux only: on native Windows pip builds it from source and fails (no CUDA runtime
+  // for the build, a missing module), or nothing runs.
+  {
+    static const RE2 k_vllm(R"re((?i)\bvllm\b)re");
+    static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
+    static const RE2 k_failed(
+        R"re((?i)no cuda runtime is found|(?:install|build)(?:ation|ing)?\b[^\n]{0,60}(?:fail|error)|error[^\n]{0,40}(?:install|build)|no module named|not supported|support[^\n]{0,20}windows)re");
+    if (RE2::PartialMatch(head, k_vllm) && RE2::PartialMatch(head, k_windows) && !wsl_named(head, described)) {
+      if (auto shown = first_line_matching(head, k_failed)) {
+        return catalogued_cause(
+            "vllm.windows_native_unsupported",
+            "Likely cause: vLLM supports Linux only; on native Windows there is no vLLM wheel, so pip tries to build "
+            "it from source and fails (or what was installed cannot start). It runs on Windows inside WSL 2.",
+            *shown, "rests on: vLLM named in a post about Windows outside WSL");
+      }
     }
   }
   // CTranslate2's Generator/Translator/Encoder run on the device they are given, "cpu" by default.

@@ -514,5 +514,40 @@ TEST(ExplainLikely, AFrameworksOwnNotCompiledWithCudaIsASymptom) {
             "framework.library_built_without_cuda");
 }
 
+TEST(ExplainLikely, AnAmdCardRocmDoesNotDrive) {
+  EXPECT_EQ(situation_id("ROCm 5.6 on Ubuntu: rocminfo shows no GPU agent for my Radeon RX 580"),
+            "amd.gpu_unsupported_by_rocm");
+  EXPECT_EQ(situation_id("kfd kfd: skipped device 1002:67df, PCI rejects atomics\nROCm finds no GPU"),
+            "amd.pcie_atomics_unsupported");
+  // A card on the support list, or an old card without ROCm in the post: not this cause.
+  EXPECT_NE(situation_id("ROCm 6.1: rocminfo shows no GPU agent for my Radeon RX 7900 XTX"),
+            "amd.gpu_unsupported_by_rocm");
+  EXPECT_NE(situation_id("My RX 580 is not detected by the game"), "amd.gpu_unsupported_by_rocm");
+}
+
+TEST(ExplainLikely, RocmNamedMakesTheGpuAmds) {
+  EXPECT_EQ(situation_id("Our ROCm container now fails: RuntimeError: Found no NVIDIA driver on your system"),
+            "torch.cuda_build_on_amd");
+  // An installer that fetches the CUDA wheels although AMD was chosen.
+  EXPECT_EQ(situation_id("setup.sh: AMD was selected, yet it runs pip install torch --index-url "
+                         "https://download.pytorch.org/whl/cu121"),
+            "torch.cuda_build_on_amd");
+  // "amdgpu" in a kernel's name is not an AMD GPU.
+  EXPECT_NE(situation_id("dkms: no nvidia module for kernel 5.13.18.amdgpu; the GPU is not detected"),
+            "torch.cuda_build_on_amd");
+}
+
+TEST(ExplainLikely, VllmOnNativeWindows) {
+  EXPECT_EQ(situation_id("pip install vllm on Windows 11 fails: No CUDA runtime is found, using CUDA_HOME=C:\\CUDA"),
+            "vllm.windows_native_unsupported");
+  EXPECT_NE(situation_id("pip install vllm in WSL 2 on Windows 11 fails: No CUDA runtime is found"),
+            "vllm.windows_native_unsupported");
+}
+
+TEST(ExplainLikely, WhispersFp16WarningOnAMacPro) {
+  EXPECT_EQ(likely_id("Mac Pro 2019 with a Radeon card\nUserWarning: FP16 is not supported on CPU; using FP32 instead"),
+            "hw.no_gpu");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli

@@ -70,6 +70,8 @@ SAME_CAUSE = [
     # CUDA_VISIBLE_DEVICES naming no GPU of the machine (`=1` on a one-GPU box): the log id names the
     # variable and its fix (indices below the GPU count), the environment check the same from the value.
     {"env.cuda_visible_devices_invalid", "log.cuda_visible_devices_none"},
+    # A Mac has no NVIDIA GPU: the labellers named it per Mac (Apple silicon, a Mac Pro's AMD card).
+    {"hw.no_gpu", "macos.apple_silicon_no_cuda", "macos.amd_gpu_not_usable_by_torch"},
     {"ollama.llm_library_override_unmatched", "log.ollama_library_skipped"},
     # A library whose installed build has no CUDA: the generic ids, and the names the labellers gave it
     # per library before the catalogue had one.
