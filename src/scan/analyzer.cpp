@@ -310,6 +310,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::return_statement: on_return(n); break;
     case NodeKind::binary_operator:
     case NodeKind::comparison_operator: check_binary(n); break;
+    case NodeKind::subscript: check_host_indexed_by_device(n); break;
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:

@@ -165,6 +165,9 @@ class Analyzer {
   bool built_by_class_method(int row, std::string_view name) const;
   void check_mixed_call(Node call, std::string_view q);
   void check_binary(Node op);
+  // `table[idx]` with `table` made here on the host and `idx` on the device: the lookup fails
+  // ("indices should be either on cpu or on the same device as the indexed tensor").
+  void check_host_indexed_by_device(Node subscript);
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);

@@ -1352,6 +1352,28 @@ void Analyzer::check_binary(Node op) {
   check_host_module_output(a, b, op);
 }
 
+void Analyzer::check_host_indexed_by_device(Node sub) {
+  // Host-side code (a sampler, a collate function) is no exception: a device index fails there too.
+  if (m_function_nodes.empty()) return;
+  if (!gpu_code() && !in_module_method() && !called_from_forward()) return;
+  Node table = sub.field(Field::value), index = sub.field(Field::subscript);
+  if (!table.is(NodeKind::identifier) || !index.valid() || index.next_named().valid()) return;  // one index
+  if (!index.is(NodeKind::identifier) && !index.is(NodeKind::attribute) && !index.is(NodeKind::call)) return;
+  Symbol* s = lookup(table.text());
+  if (s == nullptr || !s->made_on_host() || !s->sized || s->zero_dim || s->from_param || s->reported || s->row < 0 ||
+      s->row < static_cast<int>(m_function_nodes.back().row())) {
+    return;
+  }
+  Symbol i = infer(index);
+  if (i.placement != Placement::accelerator || i.kind == Kind::module) return;
+  s->reported = true;
+  emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+          fmt::format("`{}` is made on the CPU (no device=) and indexed at {} with `{}`, which is on the device: the "
+                      "lookup fails (\"indices should be either on cpu or on the same device as the indexed tensor\")",
+                      table.text(), where(sub.row()), snippet(index, 30)),
+          {snippet(sub, 80)}, fmt::format("create `{}` with device={}.device", table.text(), snippet(index, 30)));
+}
+
 // `x + self.pos_embedder(n)` in a module's method, where pos_embedder is a module class of this file
 // whose forward()/__call__() makes its result on the host (sinusoid positions from a length):
 // model.to(device) moves parameters and buffers, not what a call makes.
