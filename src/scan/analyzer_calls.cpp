@@ -993,7 +993,20 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
       }
       return false;
     };
-    m_unmoved_batches.push_back({arg, std::string(callee_name), b->loop, named_eval(function_name()) || named_eval(loop.source)});
+    // The model is a parameter of the function the loop is in (`def predict(module, dataset)`): its
+    // callers decide where it is.
+    std::string function;
+    if (!m_function_nodes.empty() && m_classes.empty() && m_function_nodes.size() == 1) {
+      Node params = m_function_nodes.back().field(Field::parameters);
+      for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
+        Node p = params.named(i);
+        if (p.is(NodeKind::identifier) ? p.text() == callee_name : p.field(Field::name).text() == callee_name) {
+          function = std::string(function_name());
+        }
+      }
+    }
+    m_unmoved_batches.push_back({arg, std::string(callee_name), b->loop,
+                                 named_eval(function_name()) || named_eval(loop.source), std::move(function)});
     return;
   }
   // A lesson that shows the error on purpose ("# model is on GPU, data is on CPU (will error)").

@@ -70,7 +70,19 @@ void Analyzer::finish() {
       moving_loop = l.row;
       break;
     }
-    if (moving_loop < 0) continue;
+    if (moving_loop < 0) {
+      // No loop of the file moves batches, but the file hands this function a model it moved: the
+      // function's own loader yields CPU batches for a model on the device.
+      if (u.function.empty() || !called_with_moved_model(u.function)) continue;
+      emit(RuleId::inputs_not_moved, u.arg,
+           fmt::format("`{}` from `{}` reaches `{}(...)` without .to(device), and this file calls {}() with a model "
+                       "it moved to the device: the batches stay on the CPU and the forward pass fails with a device "
+                       "mismatch",
+                       u.arg.text(), loop.source, u.callee, u.function),
+           {fmt::format("`{}` bound by the loop at {}", u.arg.text(), where(loop.row))},
+           fmt::format("{} = {}.to(next({}.parameters()).device)", u.arg.text(), u.arg.text(), u.callee));
+      continue;
+    }
     emit(RuleId::inputs_not_moved, u.arg,
          fmt::format("`{}` from `{}` reaches `{}(...)` without .to(device), while the loop at {} moves its batches: "
                      "this loop runs on the CPU or fails with a device mismatch",

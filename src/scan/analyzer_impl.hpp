@@ -284,6 +284,7 @@ class Analyzer {
     std::string callee;
     int loop = -1;
     bool evaluation = false;  // its function or its loader is named for evaluation (eval, val, test, predict)
+    std::string function;     // the function the loop is in, when the model called is one of its parameters
   };
   std::vector<UnmovedBatch> m_unmoved_batches;
   bool m_self_move_reported = false;
