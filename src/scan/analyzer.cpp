@@ -626,6 +626,7 @@ void Analyzer::on_assignment(Node n) {
     if ((obj == "os.environ") && var && right.valid()) check_env_assignment(*var, right, n);
     return;
   }
+  if (right.valid() && left.is(NodeKind::attribute)) check_lazy_cache_attribute(left, right);
   if (!right.valid()) {
     bind(left, Symbol{}, left);  // annotated declaration without a value
     return;

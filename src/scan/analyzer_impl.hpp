@@ -168,6 +168,10 @@ class Analyzer {
   // `table[idx]` with `table` made here on the host and `idx` on the device: the lookup fails
   // ("indices should be either on cpu or on the same device as the indexed tensor").
   void check_host_indexed_by_device(Node subscript);
+  // `self.mask = None` in a module's __init__, then `self.mask = <tensor on the input's device>` in a
+  // method under a test that is not about devices: a plain attribute caching the first call's device.
+  void check_lazy_cache_attribute(Node left, Node right);
+  std::unordered_set<std::string> m_lazy_cache_reported;
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);

@@ -1352,6 +1352,65 @@ void Analyzer::check_binary(Node op) {
   check_host_module_output(a, b, op);
 }
 
+void Analyzer::check_lazy_cache_attribute(Node left, Node right) {
+  if (left.field(Field::object).text() != "self" || !in_module_method() || function_name() == "__init__") return;
+  if (!right.is(NodeKind::call)) return;
+  const std::string attr(left.field(Field::attribute).text());
+  const std::string name = "self." + attr;
+  if (m_lazy_cache_reported.count(name) > 0) return;
+  // Built under a test in this method that is about the cache (`self.mask is None`, a batch size
+  // that changed), not about devices.
+  Node fn = m_function_nodes.back();
+  Node test;
+  for (Node p = left.parent(); p.valid() && !(p == fn); p = p.parent()) {
+    if (p.is(NodeKind::if_statement)) {
+      test = p.field(Field::condition);
+      break;
+    }
+  }
+  if (!test.valid() || test.text().find("self.") == std::string_view::npos) return;
+  if (test.text().find("device") != std::string_view::npos || test.text().find("is_cuda") != std::string_view::npos) return;
+  // Made where an input is: the method names a device (`device=x.device`, `.to(device)`).
+  if (fn.text().find("device") == std::string_view::npos) return;
+  // Declared empty in __init__ of the same class, never registered, moved or overridden.
+  const std::string_view cls = m_class_nodes.back().text();
+  const std::string declared = name + " = None";
+  auto decl_at = cls.find(declared);
+  if (decl_at == std::string_view::npos) return;
+  const std::string_view text = m_src.text;
+  if (text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
+      text.find("register_buffer('" + attr + "'") != std::string_view::npos || text.find("def _apply(") != std::string_view::npos ||
+      text.find(name + ".to(") != std::string_view::npos || text.find(name + ".cuda(") != std::string_view::npos ||
+      text.find("def to(") != std::string_view::npos) {
+    return;
+  }
+  // The value is a tensor: a torch call, a method of this class, or a tensor method on a local.
+  const std::string q = qualified_callee(right);
+  Node callee = right.field(Field::function);
+  const bool tensor_like = is_torch_function(q) || (callee.is(NodeKind::attribute) && callee.field(Field::object).text() == "self") ||
+                           infer(right).kind == Kind::tensor ||
+                           (callee.is(NodeKind::attribute) && infer(callee.field(Field::object)).kind == Kind::tensor);
+  if (!tensor_like) {
+    // `idx.view(...).expand(...)` of a local made on a device in this method.
+    Node root = right;
+    for (int guard = 0; guard < 8 && root.is(NodeKind::call) && root.field(Field::function).is(NodeKind::attribute); ++guard) {
+      root = root.field(Field::function).field(Field::object);
+    }
+    if (!root.is(NodeKind::identifier)) return;
+    Symbol* local = lookup(root.text());
+    if (local == nullptr || local->kind != Kind::tensor) return;
+  }
+  m_lazy_cache_reported.insert(name);
+  const std::size_t decl_byte = m_class_nodes.back().start_byte() + decl_at;
+  auto [row, column] = position_of(decl_byte);
+  emit_at(RuleId::tensor_attribute_not_buffer, row, column,
+          fmt::format("`{}` caches a tensor that {}() builds on the device of the call that fills it ({}), but it is a "
+                      "plain attribute: after model.to(...) (or .half()) the cache stays behind, and the next call "
+                      "mixes devices; a buffer moves with the module",
+                      name, function_name(), where(left.row())),
+          {snippet(left.parent(), 80)}, fmt::format("self.register_buffer(\"{}\", None, persistent=False)", attr));
+}
+
 void Analyzer::check_host_indexed_by_device(Node sub) {
   // Host-side code (a sampler, a collate function) is no exception: a device index fails there too.
   if (m_function_nodes.empty()) return;

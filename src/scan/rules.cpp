@@ -204,7 +204,10 @@ constexpr ScanRule k_rules[] = {
       "bound to it, or in a tuple assignment), not a buffer or a "
       "parameter, and never moved in the file, or copied to the input's device in another method (`self.x.to(x.device)` "
       "in forward(): model.to() and .half() leave it behind and each call copies or checks it); a 0-dim tensor from a "
-      "Python number is fine (it mixes with any device), and so is a size-0 placeholder for a cache built later",
+      "Python number is fine (it mixes with any device), and so is a size-0 placeholder for a cache built later; and "
+      "`self.x = None` in __init__ then filled in a method, under a test of the cache that is not about devices (`self.x "
+      "is None`, a length that changed), with a tensor built on the call's device: the cache stays on the first call's "
+      "device after model.to() (reported at the __init__ line)",
       "self.register_buffer(\"x\", tensor, persistent=False), so it moves with the module"}},
     {RuleId::tensor_created_without_device,
      {"code.tensor_created_without_device", Layer::code, Severity::warning,
