@@ -172,7 +172,9 @@ void Analyzer::on_call(Node call) {
   if (fn.is(NodeKind::identifier)) {
     note_plain_function_call(call);
     check_dropped_device_argument(call);
+    check_cuda_flag_default(call, fn.text());
   }
+  if (q == "torch.cuda.set_device") check_set_device_of_fallback(call);
   // A collective of torch.distributed on a tensor made here on the host: NCCL, the GPU backend,
   // takes device tensors only (gloo, the CPU one, is fine).
   // The same through Lightning's strategy (`self.trainer.strategy.reduce(t)`), whose multi-GPU
@@ -1828,6 +1830,79 @@ void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& c
                    "there is no CUDA",
                    snippet(call, 50), chosen),
        {snippet(call, 80)}, fmt::format("{}.to({})", snippet(object, 30), chosen));
+}
+
+// `torch.cuda.set_device(device)` right after `device = ... if torch.cuda.is_available() else "cpu"`:
+// on a machine without CUDA the chosen device is the CPU and the call fails before anything runs.
+void Analyzer::check_set_device_of_fallback(Node call) {
+  Node arg = positional(call, 0);
+  if (!arg.is(NodeKind::identifier) || under_choice(call)) return;
+  const std::uint32_t here = m_functions.empty() ? k_module_level : m_functions.back();
+  for (const auto& c : m_fallbacks) {
+    if (c.name != arg.text()) continue;
+    std::uint32_t at_function = k_module_level;
+    for (Node p = c.at.parent(); p.valid(); p = p.parent()) {
+      if (p.is(NodeKind::function_definition)) {
+        at_function = p.start_byte();
+        break;
+      }
+    }
+    if (at_function != here || c.at.start_byte() > call.start_byte()) continue;
+    for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
+      if (p.type() == "try_statement") return;
+    }
+    emit(RuleId::cuda_ignores_device, call,
+         fmt::format("torch.cuda.set_device({0}) runs whatever `{0}` is, but `{0}` falls back to \"cpu\" at {1}: on a "
+                     "machine without CUDA this line fails before anything runs",
+                     arg.text(), where(c.at.row())),
+         {snippet(call, 80)}, fmt::format("if {0}.type == \"cuda\": torch.cuda.set_device({0})", arg.text()));
+    return;
+  }
+}
+
+// `run_epoch(loader, model, ...)` where `def run_epoch(..., cuda=True)` sends every batch through
+// .cuda() under that flag, in a file that chooses the CPU when CUDA is missing: the call leaves the
+// flag at its default, so the choice never reaches the helper.
+void Analyzer::check_cuda_flag_default(Node call, std::string_view name) {
+  if (m_fallbacks.empty() && m_src.text.find("else torch.device(\"cpu\")") == std::string_view::npos &&
+      m_src.text.find("torch.device(\"cpu\")") == std::string_view::npos) {
+    return;
+  }
+  const std::string_view text = m_src.text;
+  const std::string def = "def " + std::string(name) + "(";
+  auto at = text.find(def);
+  if (at == std::string_view::npos || (at > 0 && text[at - 1] != '\n')) return;  // a top-level function of the file
+  auto close = text.find("):", at);
+  if (close == std::string_view::npos || close - at > 600) return;
+  const std::string_view params = text.substr(at + def.size(), close - at - def.size());
+  static const RE2 k_flag(R"re(\b(cuda|use_cuda|gpu|use_gpu|on_gpu)\s*=\s*True\b)re");
+  std::string flag;
+  if (!RE2::PartialMatch(params, k_flag, &flag)) return;
+  // Its position among the parameters, and a body that moves values with .cuda() under it.
+  std::size_t index = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i < params.size() && params.substr(i, flag.size()) != flag; ++i) {
+    if (params[i] == '(' || params[i] == '[') ++depth;
+    if (params[i] == ')' || params[i] == ']') --depth;
+    if (params[i] == ',' && depth == 0) ++index;
+  }
+  // The body ends at the first line that starts at column 0 with code.
+  std::size_t body_end = close;
+  for (body_end = text.find('\n', close); body_end != std::string_view::npos; body_end = text.find('\n', body_end + 1)) {
+    if (body_end + 1 < text.size() && text[body_end + 1] != ' ' && text[body_end + 1] != '\t' &&
+        text[body_end + 1] != '\n' && text[body_end + 1] != '#' && text[body_end + 1] != '\r') {
+      break;
+    }
+  }
+  const std::string_view body = text.substr(close, body_end == std::string_view::npos ? std::string_view::npos : body_end - close);
+  if (body.find("if " + flag + ":") == std::string_view::npos || body.find(".cuda(") == std::string_view::npos) return;
+  if (keyword(call, flag).valid() || has_splat(call) || positional(call, static_cast<std::uint32_t>(index)).valid()) return;
+  if (call.start_byte() >= at && call.start_byte() < close + body.size()) return;  // a call inside the helper itself
+  emit(RuleId::cuda_ignores_device, call,
+       fmt::format("{}() is called without `{}`, whose default True sends every batch through .cuda(), while this file "
+                   "chooses the CPU when CUDA is missing: there the call fails",
+                   name, flag),
+       {snippet(call, 80)}, fmt::format("{}(..., {}=torch.cuda.is_available())", name, flag));
 }
 
 }  // namespace gpudoctor::scan

@@ -171,6 +171,8 @@ class Analyzer {
   // `self.mask = None` in a module's __init__, then `self.mask = <tensor on the input's device>` in a
   // method under a test that is not about devices: a plain attribute caching the first call's device.
   void check_lazy_cache_attribute(Node left, Node right);
+  void check_set_device_of_fallback(Node call);
+  void check_cuda_flag_default(Node call, std::string_view name);
   std::unordered_set<std::string> m_lazy_cache_reported;
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;

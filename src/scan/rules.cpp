@@ -281,7 +281,10 @@ constexpr ScanRule k_rules[] = {
       "moves other values to a chosen device (`.to(device)`, `.to(self.device)`, `.to(args.device)`), or in a method "
       "of a class that keeps one (self.device): \"cuda\" is the current GPU (cuda:0 unless set), so with the device "
       "chosen as cuda:1 the tensors meet on two GPUs, and with the CPU chosen the line fails on a machine without "
-      "CUDA; not under a test that does not read the chosen device (`if torch.cuda.is_available():`)",
+      "CUDA; not under a test that does not read the chosen device (`if torch.cuda.is_available():`); also "
+      "torch.cuda.set_device(device) outside a test, after `device` fell back to \"cpu\" in the same function, and a "
+      "call of a function of the file that leaves its `cuda=True` (use_cuda, gpu) flag at the default while that "
+      "function moves values with .cuda() under it, in a file that chooses the CPU when CUDA is missing",
       "Use the chosen device: x.to(device) (or self.device, args.device) instead of x.cuda() or \"cuda\""}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
