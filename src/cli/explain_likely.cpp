@@ -10,6 +10,7 @@
 
 #include <checks/check.hpp>
 #include <checks/driver_knowledge.hpp>
+#include <checks/driver_view.hpp>
 #include <checks/kernel_support.hpp>
 #include <data/tsv.hpp>
 #include <probe/text/report_reader.hpp>
@@ -810,6 +811,45 @@ facts::Finding catalogued_cause(std::string_view id, std::string message,
   return cause_at_line(info.id, info.layer, std::move(message), shown, rests_on, std::string(info.fix));
 }
 
+// A driver the text names that serves no CUDA 11 (older than 450), and a program that finds no
+// usable GPU: every GPU build of today's frameworks and tools needs CUDA 11.x or 12.x, so the driver
+// is what stops it. Not when the text names a framework or toolkit CUDA the driver does serve.
+std::optional<facts::Finding> old_driver_cause(std::string_view head, const facts::Facts& described) {
+  checks::DriverView view(described);
+  const std::string& driver = view.driver_version();
+  if (driver.empty()) return std::nullopt;
+  const auto driver_cuda = checks::cuda_of_driver(driver);
+  if (!driver_cuda || *driver_cuda >= 11000) return std::nullopt;
+  static const RE2 k_no_device(
+      R"re((?i)no cuda[- ]capable device|no cuda devices? (?:were |was )?(?:found|detected|available)|cuda driver version is insufficient|cannot be recognized|not recogni[sz]ed|no gpu (?:process|found|detected)|could not find (?:a |any )?(?:cuda|gpu))re");
+  auto shown = first_line_matching(head, symptom());
+  if (!shown) shown = first_line_matching(head, k_no_device);
+  if (!shown) return std::nullopt;
+  // A CUDA version the text names for the program (`+cu92`, `cudatoolkit=9.0`, "CUDA 10.0"), other
+  // than nvidia-smi's own "CUDA Version:" header: one the driver serves means the driver is fine.
+  static const RE2 k_named_cuda(R"re((?i)\+cu(\d)(\d)\b|\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 4096 || util::contains_icase(line, "cuda version:")) continue;
+    std::string a, b, c, d, e, g;
+    re2::StringPiece input(line.data(), line.size());
+    while (RE2::FindAndConsume(&input, k_named_cuda, &a, &b, &c, &d, &e, &g)) {
+      int major = 0, minor = 0;
+      if (!a.empty()) major = std::stoi(a), minor = std::stoi(b);
+      else if (!c.empty()) major = std::stoi(c), minor = std::stoi(d);
+      else if (!e.empty()) major = std::stoi(e), minor = std::stoi(g);
+      if (major > 0 && major * 1000 + minor * 10 <= *driver_cuda) return std::nullopt;
+    }
+  }
+  return cause_at_line(
+      "driver.too_old_for_runtime", facts::Layer::driver,
+      fmt::format("Likely cause: driver {} serves CUDA {} at most, and the GPU builds of today's frameworks and "
+                  "tools need CUDA 11 or 12 (driver 450.80 or newer for 11.x, 525.60 for 12.x): the program's CUDA "
+                  "runtime finds no usable device on this driver.",
+                  driver, checks::cuda_version_string(*driver_cuda)),
+      *shown, fmt::format("rests on: driver {} ({}) and a program that finds no usable GPU", driver, view.driver_version_source()),
+      std::string(catalogue_fix("driver.too_old_for_runtime")));
+}
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   if (auto vendor = vendor_cause(head, described)) return vendor;
   // Ollama running a model split between the CPU and the GPU: it offloads only the layers its memory
@@ -1554,6 +1594,7 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           std::string(catalogue_fix("container.no_gpu")));
     }
   }
+  if (auto old = old_driver_cause(head, described)) return old;
   return std::nullopt;
 }
 

@@ -549,5 +549,18 @@ TEST(ExplainLikely, WhispersFp16WarningOnAMacPro) {
             "hw.no_gpu");
 }
 
+TEST(ExplainLikely, ADriverThatServesNoCuda11) {
+  const std::string text = "Driver Version: 418.56      CUDA Version: 10.1\nthe demo stops: no CUDA capable devices found\n";
+  EXPECT_EQ(situation_cause(text, described(text))->id, "driver.too_old_for_runtime");
+  // A framework build for a CUDA that driver serves: the driver is not the cause.
+  const std::string fits = "driver 410.48, torch 1.0.0+cu100, torch.cuda.is_available() returns False\n";
+  auto f = situation_cause(fits, described(fits));
+  EXPECT_TRUE(!f || f->id != "driver.too_old_for_runtime");
+  // A driver of the CUDA 12 era: not this reading.
+  const std::string recent = "Driver Version: 550.54.14\nno CUDA-capable device is detected\n";
+  auto g = situation_cause(recent, described(recent));
+  EXPECT_TRUE(!g || g->id != "driver.too_old_for_runtime");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli
