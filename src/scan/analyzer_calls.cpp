@@ -1864,40 +1864,39 @@ void Analyzer::check_set_device_of_fallback(Node call) {
 // .cuda() under that flag, in a file that chooses the CPU when CUDA is missing: the call leaves the
 // flag at its default, so the choice never reaches the helper.
 void Analyzer::check_cuda_flag_default(Node call, std::string_view name) {
-  if (m_fallbacks.empty() && m_src.text.find("else torch.device(\"cpu\")") == std::string_view::npos &&
-      m_src.text.find("torch.device(\"cpu\")") == std::string_view::npos) {
-    return;
-  }
-  const std::string_view text = m_src.text;
-  const std::string def = "def " + std::string(name) + "(";
-  auto at = text.find(def);
-  if (at == std::string_view::npos || (at > 0 && text[at - 1] != '\n')) return;  // a top-level function of the file
-  auto close = text.find("):", at);
-  if (close == std::string_view::npos || close - at > 600) return;
-  const std::string_view params = text.substr(at + def.size(), close - at - def.size());
-  static const RE2 k_flag(R"re(\b(cuda|use_cuda|gpu|use_gpu|on_gpu)\s*=\s*True\b)re");
-  std::string flag;
-  if (!RE2::PartialMatch(params, k_flag, &flag)) return;
-  // Its position among the parameters, and a body that moves values with .cuda() under it.
-  std::size_t index = 0;
-  int depth = 0;
-  for (std::size_t i = 0; i < params.size() && params.substr(i, flag.size()) != flag; ++i) {
-    if (params[i] == '(' || params[i] == '[') ++depth;
-    if (params[i] == ')' || params[i] == ']') --depth;
-    if (params[i] == ',' && depth == 0) ++index;
-  }
-  // The body ends at the first line that starts at column 0 with code.
-  std::size_t body_end = close;
-  for (body_end = text.find('\n', close); body_end != std::string_view::npos; body_end = text.find('\n', body_end + 1)) {
-    if (body_end + 1 < text.size() && text[body_end + 1] != ' ' && text[body_end + 1] != '\t' &&
-        text[body_end + 1] != '\n' && text[body_end + 1] != '#' && text[body_end + 1] != '\r') {
-      break;
+  // The file's top-level functions with such a flag, read once per file: name -> (flag, position).
+  if (!m_cuda_flag_helpers) {
+    m_cuda_flag_helpers.emplace();
+    const std::string_view text = m_src.text;
+    const bool chooses_cpu = !m_fallbacks.empty() || text.find("torch.device(\"cpu\")") != std::string_view::npos ||
+                             text.find("torch.device('cpu')") != std::string_view::npos ||
+                             text.find("else \"cpu\"") != std::string_view::npos || text.find("else 'cpu'") != std::string_view::npos;
+    static const RE2 k_flag(R"re(\b(cuda|use_cuda|gpu|use_gpu|on_gpu)\s*=\s*True\b)re");
+    for (std::uint32_t k = 0; chooses_cpu && k < m_root.named_count(); ++k) {
+      Node def = m_root.named(k);
+      if (!def.is(NodeKind::function_definition)) continue;
+      Node params = def.field(Field::parameters);
+      std::string flag;
+      if (!params.valid() || !RE2::PartialMatch(params.text(), k_flag, &flag)) continue;
+      const std::string_view body = def.field(Field::body).text();
+      if (body.find("if " + flag + ":") == std::string_view::npos || body.find(".cuda(") == std::string_view::npos) continue;
+      for (std::uint32_t i = 0; i < params.named_count(); ++i) {
+        Node p = params.named(i);
+        if (p.field(Field::name).text() == flag) {
+          m_cuda_flag_helpers->emplace(std::string(def.field(Field::name).text()), std::make_pair(flag, i));
+        }
+      }
     }
   }
-  const std::string_view body = text.substr(close, body_end == std::string_view::npos ? std::string_view::npos : body_end - close);
-  if (body.find("if " + flag + ":") == std::string_view::npos || body.find(".cuda(") == std::string_view::npos) return;
-  if (keyword(call, flag).valid() || has_splat(call) || positional(call, static_cast<std::uint32_t>(index)).valid()) return;
-  if (call.start_byte() >= at && call.start_byte() < close + body.size()) return;  // a call inside the helper itself
+  if (m_cuda_flag_helpers->empty()) return;
+  auto it = m_cuda_flag_helpers->find(std::string(name));
+  if (it == m_cuda_flag_helpers->end()) return;
+  const auto& [flag, index] = it->second;
+  if (keyword(call, flag).valid() || has_splat(call) || positional(call, index).valid()) return;
+  // A call inside the helper itself.
+  for (Node p = call.parent(); p.valid(); p = p.parent()) {
+    if (p.is(NodeKind::function_definition) && p.field(Field::name).text() == name) return;
+  }
   emit(RuleId::cuda_ignores_device, call,
        fmt::format("{}() is called without `{}`, whose default True sends every batch through .cuda(), while this file "
                    "chooses the CPU when CUDA is missing: there the call fails",

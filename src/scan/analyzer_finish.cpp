@@ -56,6 +56,7 @@ void Analyzer::finish() {
   // notebook, a training loop in an earlier cell or the same one: tutorials show a CPU version
   // first and move to the GPU later). One finding per loop.
   std::set<int> reported_loops;
+  std::unordered_map<std::string, bool> handed_moved_model;  // function -> the file calls it with a moved model
   for (const auto& u : m_unmoved_batches) {
     const LoopState& loop = m_all_loops[static_cast<std::size_t>(u.loop)];
     if (!u.evaluation || loop.moved_row >= 0 || !reported_loops.insert(u.loop).second) continue;
@@ -73,7 +74,10 @@ void Analyzer::finish() {
     if (moving_loop < 0) {
       // No loop of the file moves batches, but the file hands this function a model it moved: the
       // function's own loader yields CPU batches for a model on the device.
-      if (u.function.empty() || !called_with_moved_model(u.function)) continue;
+      if (u.function.empty()) continue;
+      auto [handed, first] = handed_moved_model.try_emplace(u.function, false);
+      if (first) handed->second = called_with_moved_model(u.function);
+      if (!handed->second) continue;
       emit(RuleId::inputs_not_moved, u.arg,
            fmt::format("`{}` from `{}` reaches `{}(...)` without .to(device), and this file calls {}() with a model "
                        "it moved to the device: the batches stay on the CPU and the forward pass fails with a device "

@@ -173,7 +173,12 @@ class Analyzer {
   void check_lazy_cache_attribute(Node left, Node right);
   void check_set_device_of_fallback(Node call);
   void check_cuda_flag_default(Node call, std::string_view name);
+  // Top-level functions of the file whose `cuda=True` flag guards .cuda() moves: name -> (flag, index).
+  std::optional<std::unordered_map<std::string, std::pair<std::string, std::uint32_t>>> m_cuda_flag_helpers;
   std::unordered_set<std::string> m_lazy_cache_reported;
+  // (class start, attribute) -> where `self.attr = None` is in the class text (npos: none, or handled).
+  std::map<std::pair<std::uint32_t, std::string>, std::size_t> m_lazy_cache_declared;
+  std::optional<bool> m_file_moves_by_override;  // the file defines _apply() or to()
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);

@@ -1372,18 +1372,36 @@ void Analyzer::check_lazy_cache_attribute(Node left, Node right) {
   if (test.text().find("device") != std::string_view::npos || test.text().find("is_cuda") != std::string_view::npos) return;
   // Made where an input is: the method names a device (`device=x.device`, `.to(device)`).
   if (fn.text().find("device") == std::string_view::npos) return;
-  // Declared empty in __init__ of the same class, never registered, moved or overridden.
-  const std::string_view cls = m_class_nodes.back().text();
-  const std::string declared = name + " = None";
-  auto decl_at = cls.find(declared);
-  if (decl_at == std::string_view::npos) return;
+  // Declared empty in __init__ of the same class, never registered, moved or overridden. Read once
+  // per class and attribute, for at most k_max_lazy_searches of them (each read is a pass over the file).
+  constexpr std::size_t k_max_lazy_searches = 64;
   const std::string_view text = m_src.text;
-  if (text.find("register_buffer(\"" + attr + "\"") != std::string_view::npos ||
-      text.find("register_buffer('" + attr + "'") != std::string_view::npos || text.find("def _apply(") != std::string_view::npos ||
-      text.find(name + ".to(") != std::string_view::npos || text.find(name + ".cuda(") != std::string_view::npos ||
-      text.find("def to(") != std::string_view::npos) {
-    return;
+  if (!m_file_moves_by_override) {
+    m_file_moves_by_override = text.find("def _apply(") != std::string_view::npos || text.find("def to(") != std::string_view::npos;
   }
+  if (*m_file_moves_by_override) return;
+  const std::string_view cls = m_class_nodes.back().text();
+  const auto key = std::make_pair(m_class_nodes.back().start_byte(), attr);
+  auto known = m_lazy_cache_declared.find(key);
+  if (known == m_lazy_cache_declared.end()) {
+    if (m_lazy_cache_declared.size() >= k_max_lazy_searches) return;
+    std::size_t decl_at = cls.find(name + " = None");
+    if (decl_at != std::string_view::npos) {
+      // One pass over the uses of the name: moved by hand, or registered.
+      for (std::size_t at = text.find(attr); at != std::string_view::npos; at = text.find(attr, at + 1)) {
+        auto after = text.substr(at + attr.size(), 8);
+        auto before = text.substr(at >= 17 ? at - 17 : 0, at >= 17 ? 17 : at);
+        if (after.starts_with(".to(") || after.starts_with(".cuda(") || before.ends_with("register_buffer(\"") ||
+            before.ends_with("register_buffer('")) {
+          decl_at = std::string_view::npos;
+          break;
+        }
+      }
+    }
+    known = m_lazy_cache_declared.emplace(key, decl_at).first;
+  }
+  const std::size_t decl_at = known->second;
+  if (decl_at == std::string_view::npos) return;
   // The value is a tensor: a torch call, a method of this class, or a tensor method on a local.
   const std::string q = qualified_callee(right);
   Node callee = right.field(Field::function);

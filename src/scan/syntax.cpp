@@ -134,16 +134,34 @@ std::uint32_t Node::child_count() const {
   return count;
 }
 
-Node Node::child(std::uint32_t i) const {
+Node Node::nth_child(std::uint32_t i, bool named_only) const {
   if (!valid()) return {};
-  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
-    if (i-- == 0) return {m_tree, c};
+  const auto& nodes = m_tree->nodes;
+  auto counts = [&](std::uint32_t c) { return !named_only || (nodes[c].flags & FlatNode::named) != 0; };
+  // Continue from the last lookup under this node when it was at or before position i.
+  FlatTree::Step& last = m_tree->last_step;
+  std::uint32_t c = first_child(), position = 0;
+  if (last.parent == m_index && last.named == named_only && last.position <= i && last.child != FlatNode::k_none) {
+    c = last.child;
+    position = last.position;
+  } else {
+    while (c != FlatNode::k_none && !counts(c)) c = after(c);
   }
-  return {};
+  while (c != FlatNode::k_none && position < i) {
+    c = after(c);
+    while (c != FlatNode::k_none && !counts(c)) c = after(c);
+    ++position;
+  }
+  if (c == FlatNode::k_none) return {};
+  last = {m_index, position, c, named_only};
+  return {m_tree, c};
 }
+
+Node Node::child(std::uint32_t i) const { return nth_child(i, false); }
 
 std::uint32_t Node::named_count() const {
   if (!valid()) return 0;
+  if (at().named_count != FlatNode::k_many_named) return at().named_count;
   std::uint32_t count = 0;
   for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
     count += (m_tree->nodes[c].flags & FlatNode::named) != 0 ? 1 : 0;
@@ -151,13 +169,7 @@ std::uint32_t Node::named_count() const {
   return count;
 }
 
-Node Node::named(std::uint32_t i) const {
-  if (!valid()) return {};
-  for (std::uint32_t c = first_child(); c != FlatNode::k_none; c = after(c)) {
-    if ((m_tree->nodes[c].flags & FlatNode::named) != 0 && i-- == 0) return {m_tree, c};
-  }
-  return {};
-}
+Node Node::named(std::uint32_t i) const { return nth_child(i, true); }
 
 Node Node::next_named() const {
   if (!valid() || at().parent == FlatNode::k_none) return {};
@@ -192,6 +204,13 @@ FlatNode flat_node(TSNode n, const TSTreeCursor& cursor, std::uint32_t parent) {
   return f;
 }
 
+// Counts node `i` among its parent's named children (saturating at k_many_named).
+void count_named(std::vector<FlatNode>& nodes, std::uint32_t i) {
+  if ((nodes[i].flags & FlatNode::named) == 0) return;
+  std::uint16_t& count = nodes[nodes[i].parent].named_count;
+  if (count != FlatNode::k_many_named) ++count;
+}
+
 // The visible nodes of `tree` in document order, each with its parent and the end of its subtree.
 // One cursor pass, no recursion.
 std::vector<FlatNode> flatten(const TSTree* tree, std::size_t source_bytes) {
@@ -205,6 +224,7 @@ std::vector<FlatNode> flatten(const TSTree* tree, std::size_t source_bytes) {
       const std::uint32_t parent = current;
       current = static_cast<std::uint32_t>(nodes.size());
       nodes.push_back(flat_node(ts_tree_cursor_current_node(&cursor), cursor, parent));
+      count_named(nodes, current);
       continue;
     }
     nodes[current].end = static_cast<std::uint32_t>(nodes.size());
@@ -217,6 +237,7 @@ std::vector<FlatNode> flatten(const TSTree* tree, std::size_t source_bytes) {
       if (ts_tree_cursor_goto_next_sibling(&cursor)) {
         current = static_cast<std::uint32_t>(nodes.size());
         nodes.push_back(flat_node(ts_tree_cursor_current_node(&cursor), cursor, parent));
+        count_named(nodes, current);
         break;
       }
       ts_tree_cursor_goto_parent(&cursor);

@@ -87,7 +87,11 @@ class Grammar {
  public:
   static const Grammar& get();
   const TSLanguage* language() const { return m_language; }
-  NodeKind kind(TSSymbol symbol) const { return symbol < m_kinds_size ? m_kinds[symbol] : NodeKind::other; }
+  // tree-sitter's ERROR node has the largest symbol number (ts_builtin_sym_error), past the table.
+  NodeKind kind(TSSymbol symbol) const {
+    if (symbol == static_cast<TSSymbol>(-1)) return NodeKind::error;
+    return symbol < m_kinds_size ? m_kinds[symbol] : NodeKind::other;
+  }
   TSFieldId field(Field f) const { return m_fields[static_cast<int>(f)]; }
   // The grammar's name of a symbol ("try_statement"), for the kinds without a NodeKind.
   const char* type_name(TSSymbol symbol) const;
@@ -112,14 +116,25 @@ struct FlatNode {
   std::uint32_t end = 0;  // one past the last node of its subtree: its first child is the next node, if below end
   TSSymbol symbol = 0;
   TSFieldId field = 0;  // its field in the parent; 0 for none
+  std::uint16_t named_count = 0;  // its named children; k_many_named when there are at least that many
   NodeKind kind = NodeKind::other;
   std::uint8_t flags = 0;
+  static constexpr std::uint16_t k_many_named = 0xffff;
 };
 
 // The nodes of one parse and the source they were parsed from. REQUIRES: the source outlives it.
 struct FlatTree {
   std::vector<FlatNode> nodes;
   std::string_view source;
+  // The last child looked up by position, so that a loop over named(i) or child(i) steps from it
+  // instead of counting from the first child each time.
+  struct Step {
+    std::uint32_t parent = FlatNode::k_none;
+    std::uint32_t position = 0;
+    std::uint32_t child = FlatNode::k_none;
+    bool named = false;
+  };
+  mutable Step last_step;
 };
 
 // A node of a FlatTree: a tree and an index. The default node is invalid, and so is every node
@@ -162,6 +177,7 @@ class Node {
 
  private:
   const FlatNode& at() const { return m_tree->nodes[m_index]; }
+  Node nth_child(std::uint32_t i, bool named_only) const;
   // The first child of the node, or k_none.
   std::uint32_t first_child() const { return at().end > m_index + 1 ? m_index + 1 : FlatNode::k_none; }
   // The sibling after child `c` of this node, or k_none.
