@@ -179,6 +179,7 @@ class Analyzer {
   // (class start, attribute) -> where `self.attr = None` is in the class text (npos: none, or handled).
   std::map<std::pair<std::uint32_t, std::string>, std::size_t> m_lazy_cache_declared;
   std::optional<bool> m_file_moves_by_override;  // the file defines _apply() or to()
+  std::unordered_map<std::uint32_t, bool> m_function_names_device;  // function start -> its text says "device"
   Node inline_host_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);

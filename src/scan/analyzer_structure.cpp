@@ -1370,8 +1370,13 @@ void Analyzer::check_lazy_cache_attribute(Node left, Node right) {
   }
   if (!test.valid() || test.text().find("self.") == std::string_view::npos) return;
   if (test.text().find("device") != std::string_view::npos || test.text().find("is_cuda") != std::string_view::npos) return;
-  // Made where an input is: the method names a device (`device=x.device`, `.to(device)`).
-  if (fn.text().find("device") == std::string_view::npos) return;
+  // Made where an input is: the method names a device (`device=x.device`, `.to(device)`). Read once
+  // per method.
+  auto names = m_function_names_device.find(fn.start_byte());
+  if (names == m_function_names_device.end()) {
+    names = m_function_names_device.emplace(fn.start_byte(), fn.text().find("device") != std::string_view::npos).first;
+  }
+  if (!names->second) return;
   // Declared empty in __init__ of the same class, never registered, moved or overridden. Read once
   // per class and attribute, for at most k_max_lazy_searches of them (each read is a pass over the file).
   constexpr std::size_t k_max_lazy_searches = 64;
