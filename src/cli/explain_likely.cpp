@@ -1576,7 +1576,7 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // library (the NVIDIA runtime mounts libcuda.so.1 only into a container given a GPU), or a runtime
   // that infers no GPU device. The host's GPU and driver are not in question.
   static const RE2 k_no_gpu_inside(
-      R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices)re");
+      R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices|You are using GPU version Paddle, but your CUDA device is not set properly)re");
   // Without libcuda.so.1 too, unless the text is about the driver capabilities: a container given a
   // GPU without `compute` has NVML and nvidia-smi but no libcuda (container.no_compute_capability).
   static const RE2 k_no_driver_library(R"re(libcuda\.so\.1: cannot open shared object file)re");
@@ -1605,7 +1605,8 @@ bool situation_explains(std::string_view id) {
                                    "log.cuda_unknown_error", "log.cuda_visible_devices_none", "driver.cuda_init_failed",
                                    "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found",
                                    "log.cuda_init_failed", "log.cuda_devices_unavailable",
-                                   "log.library_built_without_cuda", "log.torch_not_compiled_with_cuda"}) {
+                                   "log.library_built_without_cuda", "log.torch_not_compiled_with_cuda",
+                                   "log.paddle_gpu_build_no_device"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -562,5 +562,14 @@ TEST(ExplainLikely, ADriverThatServesNoCuda11) {
   EXPECT_TRUE(!g || g->id != "driver.too_old_for_runtime");
 }
 
+TEST(ExplainLikely, APaddleGpuImageRunWithoutTheGpu) {
+  EXPECT_EQ(situation_id("docker pull of the paddle 2.1 gpu image, then docker run:\nUserWarning: You are using GPU "
+                         "version Paddle, but your CUDA device is not set properly. CPU device will be used by default."),
+            "container.no_gpu");
+  // The same warning outside a container: not this reading.
+  EXPECT_NE(situation_id("UserWarning: You are using GPU version Paddle, but your CUDA device is not set properly."),
+            "container.no_gpu");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli
