@@ -211,6 +211,7 @@ const RE2& symptom() {
       R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any |their |his |her |our |your )?(?:nvidia )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
+      R"(|(?:runs?|running|ran|trains?|training|works?|stuck) (?:only )?in (?:the )?cpu[- ]mode|cpu[- ]mode only)"
       R"(|(?:uses?|using|runs? on) (?:the )?cpu instead)"
       R"(|(?:not|n't) (?:invok(?:e|es|ing)|call(?:s|ing)?|touch(?:es|ing)?) (?:the |my )?gpu)"
       R"(|gpu'?s? (?:is |are )?(?:not|n't|never) (?:visible|detected|found|used|recogni[sz]ed))"
@@ -1239,13 +1240,23 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       ++number;
       std::string index;
       if (line.size() > 512 || !RE2::PartialMatch(line, k_index, &index)) continue;
-      if (!RE2::PartialMatch(head, k_one_gpu)) break;
+      // Or no word of a second GPU, and a program that finds none once the variable is set.
+      static const RE2 k_several(
+          R"re((?i)\b(?:[2-9]|two|three|four|eight|multiple|several)\s*(?:x\s*)?(?:nvidia\s+)?gpus\b|multi[- ]?gpu|\|\s+1\s+(?:NVIDIA|Tesla|GeForce|Quadro|RTX))re");
+      static const RE2 k_none_found(
+          R"re((?i)no (?:cuda[- ]capable )?(?:gpus?|cuda devices?|devices?) (?:was |were |is )?(?:found|detected|available)|is_available\(\)[^\n]{0,30}false)re");
+      const bool one_gpu = RE2::PartialMatch(head, k_one_gpu);
+      const bool none_found = described.driver.nvml.devices.size() < 2 && !RE2::PartialMatch(head, k_several) &&
+                              RE2::PartialMatch(head, k_none_found);
+      if (!one_gpu && !none_found) break;
       return cause_at_line(
           "env.cuda_visible_devices_invalid", facts::Layer::environment,
           fmt::format("Likely cause: CUDA_VISIBLE_DEVICES={} names the second (or a later) GPU, and the machine has "
                       "one: GPU indices start at 0, so the process sees no GPU at all and runs on the CPU.",
                       index),
-          {number, line}, "rests on: a GPU index past the single GPU the text says the machine has",
+          {number, line},
+          one_gpu ? "rests on: a GPU index past the single GPU the text says the machine has"
+                  : "rests on: a GPU index other than 0, no word of a second GPU, and a program that then finds none",
           std::string(catalogue_fix("env.cuda_visible_devices_invalid")));
     }
   }

@@ -571,5 +571,18 @@ TEST(ExplainLikely, APaddleGpuImageRunWithoutTheGpu) {
             "container.no_gpu");
 }
 
+TEST(ExplainLikely, AVisibleDevicesIndexPastTheGpusWhenTheProgramThenFindsNone) {
+  EXPECT_EQ(situation_id("train.sh starts with CUDA_VISIBLE_DEVICES=2\nRuntimeError: No GPU found"),
+            "env.cuda_visible_devices_invalid");
+  // A machine the text says has several GPUs: an index past 0 is fine there.
+  EXPECT_NE(situation_id("4 GPUs on the node; CUDA_VISIBLE_DEVICES=2\nRuntimeError: No GPU found"),
+            "env.cuda_visible_devices_invalid");
+}
+
+TEST(ExplainLikely, TrainingInCpuModeIsTheSymptom) {
+  EXPECT_EQ(likely_id("Windows 10, the conda environment of the tool with tensorflow: training runs in CPU mode only"),
+            "tf.windows_native_no_gpu");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli

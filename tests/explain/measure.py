@@ -6,7 +6,7 @@ Each case file holds a header (source, category, framework, root_cause, split) a
 the ids in root_cause ("a|b": ids that name the same cause). "Nothing" counts posts answered with no
 finding at all.
 
-  measure.py --gpudoctor BIN [--split dev|test|test2|test3|test4|test5|test6|test7|test8|test9|test10|test11|test12|test13|test14|all] [--misses] [--min-top1 SPLIT=PCT ...]
+  measure.py --gpudoctor BIN [--split dev|test|test2|test3|test4|test5|test6|test7|test8|test9|test10|test11|test12|test13|test14|test15|all] [--misses] [--min-top1 SPLIT=PCT ...]
 
 Splits: dev (the rules were written from these), test (held out, but its misses have been read),
 test2 (collected later and held out: no rule was written while looking at it; its misses were read
@@ -75,6 +75,8 @@ SAME_CAUSE = [
     {"env.cuda_visible_devices_invalid", "log.cuda_visible_devices_none"},
     # A Mac has no NVIDIA GPU: the labellers named it per Mac (Apple silicon, a Mac Pro's AMD card).
     {"hw.no_gpu", "macos.apple_silicon_no_cuda", "macos.amd_gpu_not_usable_by_torch"},
+    # A compiled extension built for another torch: the generic id and a labeller's per-package name.
+    {"log.extension_built_for_other_torch", "flash_attn.binary_built_for_other_torch"},
     {"ollama.llm_library_override_unmatched", "log.ollama_library_skipped"},
     # A library whose installed build has no CUDA: the generic ids, and the names the labellers gave it
     # per library before the catalogue had one.
@@ -138,7 +140,7 @@ def explain(gpd, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gpudoctor", required=True)
-    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "all"])
+    ap.add_argument("--split", default="all", choices=["dev", "test", "test2", "test3", "test4", "test5", "test6", "test7", "test8", "test9", "test10", "test11", "test12", "test13", "test14", "test15", "all"])
     ap.add_argument("--misses", action="store_true", help="list every case whose first finding is not the cause")
     ap.add_argument("--min-top1", action="append", default=[], metavar="SPLIT=PCT")
     a = ap.parse_args()
