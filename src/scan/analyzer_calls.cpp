@@ -240,6 +240,7 @@ void Analyzer::on_call(Node call) {
   }
   check_joined(call, q);
   check_mixed_call(call, q);
+  check_host_operand(call, q);
   // is_available() counts: it initialises the driver, which fixes the visible device list (P06).
   if (starts_with_package(q, "torch.cuda") && !starts_with_package(q, "torch.cuda.amp")) touch_cuda(call);
 

@@ -164,6 +164,9 @@ class Analyzer {
   void check_host_input_to_self_moved_module(Node call);
   bool built_by_class_method(int row, std::string_view name) const;
   void check_mixed_call(Node call, std::string_view q);
+  // `torch.isin(tokens, ids)` in a module's method, with `ids` made here on the host from data
+  // (torch.tensor(list(...))) and `tokens` the method's input: the two meet on two devices.
+  void check_host_operand(Node call, std::string_view q);
   void check_binary(Node op);
   // `table[idx]` with `table` made here on the host and `idx` on the device: the lookup fails
   // ("indices should be either on cpu or on the same device as the indexed tensor").

@@ -492,7 +492,12 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       out.sized = true;
       out.zero_dim = true;
     }
-    if (last == "tensor" && !first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension)) {
+    // torch.tensor(list(d.values())), torch.tensor(sorted(ids)): a sequence, not a number.
+    const bool sequence_call = first.is(NodeKind::call) && (first.field(Field::function).text() == "list" ||
+                                                            first.field(Field::function).text() == "tuple" ||
+                                                            first.field(Field::function).text() == "sorted");
+    if (last == "tensor" && !first.is(NodeKind::list) && !first.is(NodeKind::tuple) &&
+        !first.is(NodeKind::list_comprehension) && !sequence_call) {
       out.maybe_number = true;
     }
     if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device

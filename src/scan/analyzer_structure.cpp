@@ -588,6 +588,17 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
   std::string name(left.text());
   // `torch.linspace(0, pi, n)[None, :]`: an index of a tensor made here is made here too.
   Symbol made = value;
+  // `torch.tensor(mean) if mean is not None else torch.zeros(1)`: both branches made here on the
+  // host; the sized factory speaks for both (torch.tensor of a name may be a number).
+  if (right.is(NodeKind::conditional_expression) && right.named_count() == 3) {
+    Node a = right.named(0), b = right.named(2);
+    Symbol sa = infer(a), sb = infer(b);
+    if (a.is(NodeKind::call) && b.is(NodeKind::call) && sa.made_on_host() && sb.made_on_host()) {
+      const bool a_of_value = last_component(qualified_callee(a)) == "tensor";
+      right = a_of_value ? b : a;
+      made = a_of_value ? sb : sa;
+    }
+  }
   bool new_axis = false;  // `[None]`: at least one dimension, whatever the factory was given
   for (int guard = 0; guard < 4 && right.is(NodeKind::subscript); ++guard) {
     new_axis = new_axis || right.text().substr(right.field(Field::value).text().size()).find("None") != std::string_view::npos;
@@ -1581,6 +1592,41 @@ void Analyzer::check_mixed_call(Node call, std::string_view q) {
                    batch_arg.text(), loop.source, snippet(call.field(Field::function), 30), where(loop.moved_row)),
        {fmt::format("`{}` bound by the loop at {}", batch_arg.text(), where(loop.row))},
        fmt::format("{} = {}.to(device, non_blocking=True)", batch_arg.text(), batch_arg.text()));
+}
+
+void Analyzer::check_host_operand(Node call, std::string_view q) {
+  if (m_function_nodes.empty() || !is_torch_function(q)) return;
+  static const std::unordered_set<std::string_view> k_two_tensor = {
+      "isin", "searchsorted", "bucketize", "where", "matmul", "mm", "bmm", "eq", "ne", "maximum", "minimum",
+      "cdist", "index_select", "gather", "take_along_dim", "masked_select"};
+  if (k_two_tensor.count(last_component(q)) == 0) return;
+  if (!in_module_method() && !called_from_forward()) return;
+  if (in_host_side_function() || function_name() == "__init__") return;
+  Node args = call.field(Field::arguments);
+  if (!args.valid() || args.named_count() < 2) return;
+  for (std::uint32_t i = 0; i < args.named_count(); ++i) {
+    Node host = args.named(i);
+    if (!host.is(NodeKind::identifier)) continue;
+    Symbol* s = lookup(host.text());
+    if (s == nullptr || !s->made_on_host() || s->zero_dim || s->maybe_number || s->from_param || s->reported ||
+        s->row < static_cast<int>(m_function_nodes.back().row())) {
+      continue;
+    }
+    for (std::uint32_t j = 0; j < args.named_count(); ++j) {
+      Node other = args.named(j);
+      if (j == i || other.is(NodeKind::keyword_argument)) continue;
+      Symbol o = infer(other);
+      if (o.made_on_host() || o.kind == Kind::module || plain_number(other)) continue;
+      if (o.placement != Placement::accelerator && !mentions_parameter(other)) continue;
+      s->reported = true;
+      emit_at(RuleId::tensor_created_without_device, s->row, s->column,
+              fmt::format("`{}` is made on the CPU (no device=) and meets `{}`, the method's input, in {}() at {}: with "
+                          "the module on the GPU the call fails with \"Expected all tensors to be on the same device\"",
+                          host.text(), snippet(other, 30), last_component(q), where(call.row())),
+              {snippet(call, 80)}, fmt::format("create `{}` with device={}.device", host.text(), snippet(other, 30)));
+      return;
+    }
+  }
 }
 
 // A value made on the host without a device: a sized factory written inline (under casts and
