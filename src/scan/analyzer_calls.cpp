@@ -745,8 +745,10 @@ const Analyzer::Handed* Analyzer::handed_argument(const CtorCall& c, const Hande
 
 // The index of `name` among the parameters of the enclosing function, or -1.
 int Analyzer::parameter_index(std::string_view name) const {
-  if (m_function_nodes.empty()) return -1;
-  Node fn = m_function_nodes.back();
+  return m_function_nodes.empty() ? -1 : parameter_index(m_function_nodes.back(), name);
+}
+
+int Analyzer::parameter_index(Node fn, std::string_view name) {
   Node params = fn.field(Field::parameters);
   for (std::uint32_t i = 0; params.valid() && i < params.named_count(); ++i) {
     Node p = params.named(i);
@@ -997,7 +999,9 @@ void Analyzer::check_batch_argument(Node arg, const Symbol& callee, std::string_
       return false;
     };
     // The model is a parameter of the function the loop is in (`def predict(module, dataset)`): its
-    // callers decide where it is.
+    // callers decide where it is. Plain and defaulted parameters only, not parameter_index()'s typed
+    // ones: `model: nn.Module` helpers of course notebooks that also run on the CPU would be reported
+    // without having been read against their code.
     std::string function;
     if (!m_function_nodes.empty() && m_classes.empty() && m_function_nodes.size() == 1) {
       Node params = m_function_nodes.back().field(Field::parameters);
@@ -1881,11 +1885,9 @@ void Analyzer::check_cuda_flag_default(Node call, std::string_view name) {
       if (!params.valid() || !RE2::PartialMatch(params.text(), k_flag, &flag)) continue;
       const std::string_view body = def.field(Field::body).text();
       if (body.find("if " + flag + ":") == std::string_view::npos || body.find(".cuda(") == std::string_view::npos) continue;
-      for (std::uint32_t i = 0; i < params.named_count(); ++i) {
-        Node p = params.named(i);
-        if (p.field(Field::name).text() == flag) {
-          m_cuda_flag_helpers->emplace(std::string(def.field(Field::name).text()), std::make_pair(flag, i));
-        }
+      if (int i = parameter_index(def, flag); i >= 0) {
+        m_cuda_flag_helpers->emplace(std::string(def.field(Field::name).text()),
+                                     std::make_pair(flag, static_cast<std::uint32_t>(i)));
       }
     }
   }

@@ -442,6 +442,8 @@ class Analyzer {
   };
   std::vector<HandedModel> m_handed_models;  // host models handed to a function of this file
   int parameter_index(std::string_view name) const;
+  // The same in the parameters of `function`, a function definition; -1 when it has none of that name.
+  static int parameter_index(Node function, std::string_view name);
   std::unordered_set<std::string> m_class_names;
   // `self.model(ids)` / `self.model.generate(ids)` with `ids` made here on the host: judged at the end,
   // against what the constructions of the class hand over (a model on the device: inputs_not_moved).
