@@ -29,9 +29,9 @@ bool names_a_loader(std::string_view expr) {
   return name.find("loader") != std::string_view::npos || name.ends_with("_dl") || name == "dl";
 }
 
-bool contains_modulo(Node cond, std::string_view source) {
+bool contains_modulo(Node cond) {
   bool found = false;
-  for_each_node(cond, source, [&](Node n) {
+  for_each_node(cond, [&](Node n) {
     if (found) return Descend::no;
     if (n.is(NodeKind::binary_operator)) {
       Node op = n.child(1);
@@ -61,7 +61,7 @@ FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
   }
   auto tree = SyntaxTree::parse(source.text);
   if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
-  FileFacts ff = collect_file_facts(tree->root(), source.text, project);
+  FileFacts ff = collect_file_facts(tree->root(), project);
   return Analyzer(source, tree->root(), std::move(ff)).run();
 }
 
@@ -86,7 +86,7 @@ FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* proj
       out.notes.push_back(fmt::format("{}: the parser gave up on lines {} to {}; not scanned", source.display,
                                       first_row + 1, first_row + rows));
     } else {
-      FileFacts ff = collect_file_facts(tree->root(), part.text, project);
+      FileFacts ff = collect_file_facts(tree->root(), project);
       FileAnalysis a = Analyzer(part, tree->root(), std::move(ff)).run();
       for (auto& f : a.findings) {
         // Findings on the kept import lines belong to the part that holds those lines.
@@ -106,7 +106,7 @@ FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* proj
 
 FileAnalysis Analyzer::run() {
   m_scopes.push_back(Scope{});
-  walk(m_root, m_src.text, [this](Node n) { return enter(n); }, [this](Node n) { leave(n); });
+  walk(m_root, [this](Node n) { return enter(n); }, [this](Node n) { leave(n); });
   for (const auto& m : m_src.magics) check_env_magic(m);
   finish();
   if (m_ff.has_syntax_error) {
@@ -217,7 +217,7 @@ namespace {
 
 // The branch of `p` that `child` (a child of p) stands in is a choice: not an if's condition, not a
 // conditional expression's test.
-bool is_branch_of(Node p, Node child, std::string_view /*source*/) {
+bool is_branch_of(Node p, Node child) {
   if (p.is(NodeKind::if_statement) || p.is(NodeKind::elif_clause)) return child != p.field(Field::condition);
   if (p.is(NodeKind::conditional_expression)) return child != p.named(1);
   return p.is(NodeKind::else_clause) || p.is(NodeKind::except_clause);
@@ -241,7 +241,7 @@ bool reads_a_version(std::string_view text) {
 bool Analyzer::under_choice(Node at) const {
   Node child = at;
   for (Node p = at.parent(); p.valid() && !stops_structure(p); child = p, p = p.parent()) {
-    if (is_branch_of(p, child, m_src.text)) return true;
+    if (is_branch_of(p, child)) return true;
   }
   return false;
 }
@@ -258,7 +258,7 @@ bool Analyzer::under_version_guard(Node at) const {
   Node child = at;
   for (Node p = at.parent(); p.valid() && !stops_structure(p); child = p, p = p.parent()) {
     if (p.is(NodeKind::except_clause)) return true;
-    if (!is_branch_of(p, child, m_src.text)) continue;
+    if (!is_branch_of(p, child)) continue;
     Node test = branch_test(p);
     if (test.valid() && reads_a_version(test.text())) return true;
     if (p.is(NodeKind::elif_clause) || p.is(NodeKind::else_clause)) {
@@ -363,7 +363,7 @@ void Analyzer::leave(Node n) {
       }
       break;
     case NodeKind::if_statement:
-      if (contains_modulo(n.field(Field::condition), m_src.text)) --m_periodic_ifs;
+      if (contains_modulo(n.field(Field::condition))) --m_periodic_ifs;
       break;
     case NodeKind::assignment: on_assignment(n); break;
     case NodeKind::augmented_assignment: on_augmented_assignment(n); break;
@@ -430,7 +430,7 @@ void Analyzer::enter_function(Node n) {
 
 void Analyzer::enter_if(Node n) {
   Node cond = n.field(Field::condition);
-  if (contains_modulo(cond, m_src.text)) ++m_periodic_ifs;
+  if (contains_modulo(cond)) ++m_periodic_ifs;
   check_one_branch_moved(n);
   check_branch_host_factory(n);
   // The statement form of the fallback: if torch.cuda.is_available(): device = "cuda" else: device = "cpu"

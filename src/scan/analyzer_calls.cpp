@@ -46,7 +46,7 @@ bool is_self_attribute(std::string_view name) {
 
 void Analyzer::collect_announced(Node args) {
   int budget = 256;
-  for_each_node(args, m_src.text, [&](Node n) {
+  for_each_node(args, [&](Node n) {
     if (--budget < 0) return Descend::no;
     if (n.is(NodeKind::identifier) || n.is(NodeKind::attribute)) m_announced.insert(std::string(n.text()));
     return Descend::yes;
@@ -541,7 +541,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
         auto [it, inserted] = m_called_in_loop.try_emplace(callee, false);
         if (inserted) {
           bool found = false;
-          for_each_node(m_root, m_src.text, [&](Node n) {
+          for_each_node(m_root, [&](Node n) {
             if (found) return Descend::no;
             // The outermost loops hold the inner ones: one search of each is enough.
             if (n.is(NodeKind::for_statement) || n.is(NodeKind::while_statement)) {

@@ -153,7 +153,7 @@ bool Analyzer::is_fallback_conditional(Node cond) const {
   if (!test.valid()) return false;
   bool found = false;
   int budget = 64;
-  for_each_node(test, m_src.text, [&](Node n) {
+  for_each_node(test, [&](Node n) {
     if (found || --budget < 0) return Descend::no;
     if (n.is(NodeKind::call)) {
       Node fn = n.field(Field::function);
@@ -185,7 +185,7 @@ bool Analyzer::plain_number(Node expr, int depth) {
   if (depth > k_max_depth) return false;
   bool plain = true;
   int budget = 64;
-  for_each_node(expr, m_src.text, [&](Node n) {
+  for_each_node(expr, [&](Node n) {
     if (!plain || --budget < 0) {
       plain = false;
       return Descend::no;

@@ -63,7 +63,7 @@ bool Analyzer::unplaced_sized_factory(Node call, std::string_view q) const {
 bool Analyzer::mentions_parameter(Node expr) {
   bool found = false;
   int budget = 128;
-  for_each_node(expr, m_src.text, [&](Node n) {
+  for_each_node(expr, [&](Node n) {
     if (found || --budget < 0) return Descend::no;
     if (n.is(NodeKind::identifier) && n.text() != "self") {
       // Only the name itself counts, not the attribute after a dot (`x.shape`: x; `self.n`: no).
@@ -309,7 +309,7 @@ bool Analyzer::mentions_input_shape(Node expr) {
     const Symbol* s = lookup(x.text());
     return s != nullptr && (s->is_parameter || s->from_param) && s->kind != Kind::module && s->kind != Kind::device;
   };
-  for_each_node(expr, m_src.text, [&](Node n) {
+  for_each_node(expr, [&](Node n) {
     if (found || --budget < 0) return Descend::no;
     if (n.is(NodeKind::attribute) && n.field(Field::attribute).text() == "shape" && input(n.field(Field::object))) found = true;
     if (n.is(NodeKind::call)) {
@@ -440,7 +440,7 @@ void Analyzer::check_return_feed(Node value) {
   // its CPU constant is the CPU branch.
   bool device_test = false;
   int budget = 4096;
-  for_each_node(m_function_nodes.back(), m_src.text, [&](Node n) {
+  for_each_node(m_function_nodes.back(), [&](Node n) {
     if (device_test || --budget < 0) return Descend::no;
     Node test;
     if (n.is(NodeKind::if_statement) || n.is(NodeKind::elif_clause)) test = n.field(Field::condition);
@@ -547,7 +547,7 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
     }
     bool layers = false;
     int budget = 64;
-    for_each_node(right, m_src.text, [&](Node n) {
+    for_each_node(right, [&](Node n) {
       if (layers || --budget < 0) return Descend::no;
       if (n.is(NodeKind::call) && infer(n).kind == Kind::module) layers = true;
       return n.is(NodeKind::call) ? Descend::no : Descend::yes;
@@ -744,7 +744,7 @@ void Analyzer::check_module_ctor(Node call, std::string_view q) {
   if ((layer == "Sequential" || layer == "ModuleList" || layer == "ModuleDict") && in_forward() && in_module_method()) {
     std::vector<std::uint32_t> layers;
     int budget = 256;
-    for_each_node(call.field(Field::arguments), m_src.text, [&](Node n) {
+    for_each_node(call.field(Field::arguments), [&](Node n) {
       if (--budget < 0) return Descend::no;
       if (n.is(NodeKind::call)) {
         std::string inner = qualified_callee(n);
@@ -1308,7 +1308,7 @@ void Analyzer::check_binary(Node op) {
     // not a number computed from an input (`-emb`, `head_dim`).
     Symbol o = infer(other);
     bool sliced = false;
-    for_each_node(other, m_src.text, [&](Node n) {
+    for_each_node(other, [&](Node n) {
       if (sliced) return Descend::no;
       if (n.is(NodeKind::subscript)) {
         auto t = n.text().substr(n.field(Field::value).text().size());
@@ -1670,7 +1670,7 @@ bool Analyzer::device_side_value(Node v) {
   }
   bool device = false;
   int budget = 128;
-  for_each_node(v, m_src.text, [&](Node n) {
+  for_each_node(v, [&](Node n) {
     if (device || --budget < 0) return Descend::no;
     if (n.is(NodeKind::identifier) && n.text() != "self") {
       Node p = n.parent();

@@ -72,7 +72,7 @@ bool is_cpu_literal(Node n) {
 
 // The class's __init__ assigns no `self.` attribute from a constructor (a capitalised callee, which may
 // be a layer or a submodule) and names nothing that makes weights.
-bool builds_no_weights(Node cls, std::string_view source) {
+bool builds_no_weights(Node cls) {
   Node body = cls.field(Field::body);
   for (std::uint32_t i = 0; body.valid() && i < body.named_count(); ++i) {
     Node m = body.named(i);
@@ -83,7 +83,7 @@ bool builds_no_weights(Node cls, std::string_view source) {
       if (text.find(w) != std::string_view::npos) return false;
     }
     bool weights = false;
-    for_each_node(m, source, [&](Node n) {
+    for_each_node(m, [&](Node n) {
       if (weights) return Descend::no;
       if (!n.is(NodeKind::assignment)) return Descend::yes;
       Node right = n.field(Field::right);
@@ -100,7 +100,7 @@ bool builds_no_weights(Node cls, std::string_view source) {
   return false;
 }
 
-std::optional<DeviceParameter> cpu_default_device_parameter(Node fn, std::string_view /*source*/) {
+std::optional<DeviceParameter> cpu_default_device_parameter(Node fn) {
   Node params = fn.field(Field::parameters);
   Node body = fn.field(Field::body);
   if (!params.valid() || !body.valid()) return std::nullopt;
@@ -205,7 +205,7 @@ static bool defines_copying_mover(Node cls) {
   return false;
 }
 
-FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project) {
+FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
   std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
@@ -219,7 +219,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
   std::unordered_set<std::string> structural_modules;  // enclosing classes: name, start byte
   std::vector<std::pair<std::string_view, std::string_view>> class_calls;  // (function called by name, class)
   walk(
-      root, source,
+      root,
       [&](Node n) {
         if (n.is_missing() && !ff.has_syntax_error) {  // tree-sitter inserted a token to recover
           ff.has_syntax_error = true;
@@ -242,7 +242,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
               if (b.is(NodeKind::identifier) || b.is(NodeKind::attribute)) bases.emplace_back(b.text());
             }
             if (bases.size() == 1 && (bases[0] == "nn.Module" || bases[0] == "torch.nn.Module" || bases[0] == "Module") &&
-                builds_no_weights(n, source)) {
+                builds_no_weights(n)) {
               ff.weightless_classes.emplace(n.field(Field::name).text());
             }
             // A class of some base defined elsewhere (a library's extractor or policy class) that has
@@ -263,7 +263,7 @@ FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIn
             break;
           case NodeKind::function_definition:
             if (functions.empty() && !n.parent().parent().is(NodeKind::class_definition)) {
-              if (auto dp = cpu_default_device_parameter(n, source)) {
+              if (auto dp = cpu_default_device_parameter(n)) {
                 ff.cpu_default_device_parameters.emplace(std::string(n.field(Field::name).text()), std::move(*dp));
               }
             }

@@ -69,7 +69,7 @@ struct FileFacts {
 };
 
 // `project`: the other files' classes (nullptr when the file is analysed alone).
-FileFacts collect_file_facts(Node root, std::string_view source, const ProjectIndex* project = nullptr);
+FileFacts collect_file_facts(Node root, const ProjectIndex* project = nullptr);
 
 // A parameter name that chooses a device: device, cuda_device, gpus, use_gpu, ...
 bool names_a_device(std::string_view name);

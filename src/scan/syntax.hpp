@@ -208,7 +208,7 @@ enum class Descend { yes, no };
 // whether to descend; `leave(node)` runs after a node's children (only for nodes entered with
 // Descend::yes or without children).
 template <typename Enter, typename Leave>
-void walk(Node root, std::string_view /*source*/, Enter&& enter, Leave&& leave) {
+void walk(Node root, Enter&& enter, Leave&& leave) {
   if (!root.valid()) return;
   const FlatTree* tree = root.tree();
   const auto& nodes = tree->nodes;
@@ -236,8 +236,8 @@ void walk(Node root, std::string_view /*source*/, Enter&& enter, Leave&& leave) 
 // Calls `visit(node)` on every node under `root` (root included) in document order; the subtree of
 // a node is skipped when `visit` returns Descend::no.
 template <typename Visit>
-void for_each_node(Node root, std::string_view source, Visit&& visit) {
-  walk(root, source, visit, [](Node) {});
+void for_each_node(Node root, Visit&& visit) {
+  walk(root, visit, [](Node) {});
 }
 
 // The value of a plain string literal ('cpu', "cuda:0"); nullopt for f-strings, concatenations and

@@ -79,7 +79,7 @@ TEST(Syntax, WalkVisitsEveryNodeOnceInDocumentOrderAndStopsAtTheSubtree) {
   auto tree = SyntaxTree::parse(src);
   ASSERT_TRUE(tree);
   std::vector<std::uint32_t> entered, left;
-  walk(tree->root(), src, [&](Node n) { entered.push_back(n.start_byte()); return Descend::yes; },
+  walk(tree->root(), [&](Node n) { entered.push_back(n.start_byte()); return Descend::yes; },
        [&](Node n) { left.push_back(n.end_byte()); });
   EXPECT_EQ(entered.size(), left.size());
   for (std::size_t i = 1; i < entered.size(); ++i) EXPECT_LE(entered[i - 1], entered[i]);
@@ -87,7 +87,7 @@ TEST(Syntax, WalkVisitsEveryNodeOnceInDocumentOrderAndStopsAtTheSubtree) {
   Node def = tree->root().named(0);
   ASSERT_TRUE(def.is(NodeKind::function_definition));
   bool outside = false;
-  for_each_node(def.field(Field::body), src, [&](Node n) {
+  for_each_node(def.field(Field::body), [&](Node n) {
     outside = outside || n.start_byte() >= def.end_byte();
     return Descend::yes;
   });
@@ -100,7 +100,7 @@ TEST(Syntax, ErrorsAndMissingNodesAreMarked) {
   ASSERT_TRUE(tree);
   EXPECT_TRUE(tree->root().has_error());
   bool missing_or_error = false;
-  for_each_node(tree->root(), src, [&](Node n) {
+  for_each_node(tree->root(), [&](Node n) {
     missing_or_error = missing_or_error || n.is_missing() || n.is(NodeKind::error);
     return Descend::yes;
   });
