@@ -112,7 +112,8 @@ constexpr facts::FindingInfo k_infos[] = {
      "The AMD GPU is not supported by ROCm",
      "explain: a post about ROCm that names a Polaris-generation (RX 470-590, gfx803) or older AMD card and finds no "
      "GPU (rocminfo lists no GPU agent, torch.cuda.is_available() is False): gfx803 left ROCm's support list with "
-     "ROCm 4.0",
+     "ROCm 4.0; also hipErrorNoBinaryForGpu (\"Unable to find code object for all current devices\") in a post that "
+     "names no supported card and sets no HSA_OVERRIDE_GFX_VERSION: a consumer RDNA card or an APU outside the list",
      "Use a GPU on ROCm's support list (https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/"
      "system-requirements.html), or run these cards through Vulkan or OpenCL backends (llama.cpp's Vulkan build, "
      "DirectML on Windows); an old ROCm release with an old framework build is the only ROCm route left"},
@@ -122,6 +123,22 @@ constexpr facts::FindingInfo k_infos[] = {
      "2.0 platform, a riser, a bridge) lacks the PCIe atomic operations that ROCm needs for this card",
      "Put the card in a CPU-attached PCIe 3.0 (or newer) slot of a platform with PCIe atomics, without a riser or "
      "bridge; check again with dmesg | grep kfd"},
+    {"opencl.icd_missing", facts::Layer::driver, facts::Severity::error,
+     "No OpenCL platform: no vendor OpenCL runtime (ICD) is installed for the GPU",
+     "explain: an OpenCL program that finds no platform (CL_PLATFORM_NOT_FOUND_KHR, error -1001 from "
+     "clGetPlatformIDs, \"no OpenCL platforms found\", clinfo's \"Number of platforms 0\"): the OpenCL ICD loader "
+     "finds no vendor driver registered under /etc/OpenCL/vendors",
+     "Install the OpenCL runtime of the GPU's vendor: NVIDIA's comes with its driver (the nvidia-opencl-icd or "
+     "libnvidia-compute package on Debian and Ubuntu), AMD's with ROCm (rocm-opencl-runtime) or Mesa "
+     "(mesa-opencl-icd) for older Radeon and APU graphics, Intel's as intel-opencl-icd; then check with clinfo"},
+    {"windows.update_replaced_nvidia_driver", facts::Layer::driver, facts::Severity::error,
+     "Windows Update replaced the NVIDIA driver",
+     "explain: a post on Windows whose GPU is no longer found (by CUDA or OpenCL programs) after a Windows update: "
+     "Windows Update can install its own display driver over NVIDIA's, one without the CUDA and OpenCL parts, or one "
+     "older than the program needs",
+     "Reinstall the driver from https://www.nvidia.com/Download/index.aspx (custom install, clean installation), then "
+     "stop Windows Update from replacing it: System > About > Advanced system settings > Hardware > Device "
+     "Installation Settings > No, or the group policy \"Do not include drivers with Windows Updates\""},
     {"jax.windows_native_no_gpu", facts::Layer::framework, facts::Severity::error,
      "JAX has no CUDA build for native Windows",
      "explain: pip finds no CUDA jaxlib (\"No matching distribution found for jaxlib==...+cuda...\", jax[cuda...]) in a "
@@ -166,7 +183,8 @@ constexpr facts::FindingInfo k_infos[] = {
      "explain: a post about dlib (face_recognition) or OpenCV whose GPU is not used, or whose CUDA device count is 0 "
      "while other programs see the GPU: the pip packages of both are CPU builds (dlib's pip build uses CUDA only when "
      "CMake finds the CUDA toolkit and cuDNN; the opencv-python wheels have no CUDA module), and dlib counts the GPU "
-     "even in a CPU build",
+     "even in a CPU build; also a post about CNTK, DeepSpeech, DGL or faiss whose GPU is not used or not found: they "
+     "publish their GPU build as a separate package",
      "Confirm: python -c \"import dlib; print(dlib.DLIB_USE_CUDA)\" prints False, or cv2.cuda.getCudaEnabledDeviceCount() "
      "returns 0. Fix: build the library with CUDA (dlib: with the CUDA toolkit and cuDNN installed, pip install "
      "--no-binary :all: --force-reinstall dlib, or cmake -DDLIB_USE_CUDA=1; OpenCV: from source with -DWITH_CUDA=ON "
@@ -224,6 +242,13 @@ const RE2& symptom() {
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
       // A framework's own assertion that its build has no CUDA (PaddlePaddle's cuda_places()).
       R"(|\bnot compiled with (?:cuda|gpu)\b)"
+      // "all_devices() returns only CPU", "uses only the CPU", "how to use the GPU instead of the CPU",
+      // "no longer works with CUDA", CNTK's "Specified GPU device id (0) is invalid".
+      R"(|(?:returns?|lists?|shows?|gives?|finds?|sees?) only (?:the |a |one )?\(?cpu\b)"
+      R"(|(?:uses?|using|used) only (?:the )?cpu\b)"
+      R"(|(?:use|run on|train on) (?:the |my )?gpu instead of (?:the )?cpu)"
+      R"(|(?:no longer|not|n't) work(?:s|ing)? (?:anymore )?with (?:cuda|the gpu|my gpu|gpu)\b)"
+      R"(|specified gpu device id \(\d+\) is invalid)"
       R"(|only (?:shows?|lists?|returns?|gives?|has|contains?|prints?)\W{0,4}cpuexecutionprovider)"
       R"(|(?:gpu|cuda) (?:offload|acceleration|support) (?:is )?(?:not working|missing|disabled|gone))"
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
@@ -242,7 +267,19 @@ const RE2& symptom() {
   return re;
 }
 
-enum class Runtime { none, torch, tensorflow, jax, paddle, onnxruntime, llama, vision_library, native_app, other };
+enum class Runtime {
+  none,
+  torch,
+  tensorflow,
+  jax,
+  paddle,
+  onnxruntime,
+  llama,
+  split_package,
+  vision_library,
+  native_app,
+  other
+};
 
 // The runtime the text is about. The more specific names win: a llama-cpp-python traceback
 // mentions torch's paths too. Ollama, vLLM and the like name no single likely cause: other.
@@ -257,6 +294,10 @@ Runtime runtime_of(std::string_view text) {
       {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.)"},
       {Runtime::paddle, R"((?i)paddle)"},
       {Runtime::jax, R"((?i)\bjax(?:lib)?\b)"},
+      // Libraries published as a CPU package and a separate GPU package or build (cntk / cntk-gpu,
+      // deepspeech / deepspeech-gpu, dgl / dgl-cuXX, faiss-cpu / faiss-gpu): the plain install is the CPU one.
+      // Before TensorFlow and torch, which their posts name too.
+      {Runtime::split_package, R"((?i)\bcntk\b|deepspeech|\bdsalign\b|\bdgl\b|\bfaiss\b)"},
       {Runtime::tensorflow, R"((?i)tensorflow|\bkeras\b|\btf\.config|list_physical_devices)"},
       // dlib (face_recognition) and OpenCV asked to use CUDA: their pip packages are CPU builds.
       {Runtime::vision_library,
@@ -513,6 +554,15 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
                    "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
                    std::string(info_for("llama.built_without_cuda").fix)};
+    case Runtime::split_package:
+      return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
+                   "the library that is installed is its CPU package: CNTK, DeepSpeech, DGL and faiss publish the GPU "
+                   "build as a separate package (cntk-gpu, deepspeech-gpu, dgl from its CUDA index, faiss-gpu), and "
+                   "the plain one has no CUDA code whatever the driver and toolkit",
+                   "Confirm: pip list (or conda list) shows the plain package, not its GPU one. Fix: uninstall it and "
+                   "install the GPU build for the CUDA of the machine: pip install cntk-gpu, pip install "
+                   "deepspeech-gpu, DGL from its CUDA wheels (https://www.dgl.ai/pages/start.html), faiss-gpu (conda "
+                   "install -c pytorch faiss-gpu)"};
     case Runtime::vision_library:
       return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
                    "the dlib or OpenCV that is installed is a build without CUDA (dlib's pip build uses CUDA only "
@@ -575,7 +625,7 @@ namespace {
 // The text is about a container: Docker, Podman, Kubernetes, Singularity or Apptainer.
 bool container_named(std::string_view head) {
   static const RE2 re(
-      R"((?i)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|容器|コンテナ|컨테이너)");
+      R"((?i)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|\blxd\b|\blxc\b|容器|コンテナ|컨테이너)");
   return RE2::PartialMatch(head, re);
 }
 
@@ -671,7 +721,7 @@ std::optional<std::pair<std::size_t, std::string_view>> mig_enabled(std::string_
 // A Mac: no NVIDIA GPU and no CUDA (Apple silicon has its own GPU; CUDA's last macOS release was 10.2).
 bool mac_named(std::string_view head) {
   static const RE2 re(
-      R"re((?i)\bmac ?book|\bimac\b|\bmac ?mini\b|\bmac ?studio\b|\bmac ?pro\b|apple silicon|\bapple m[1-5]\b|\bm[1-5] (?:pro|max|ultra|chip|mac)\b|\bmac ?os\b|\bos ?x\b|\bdarwin\b)re");
+      R"re((?i)\bmac ?book|\bimac\b|\bmac ?mini\b|\bmac ?studio\b|\bmac ?pro\b|apple silicon|\bapple m[1-5]\b|\bm[1-5] (?:pro|max|ultra|chip|mac)\b|\bmac ?os\b|\bos ?x\b|\bdarwin\b|\bmac (?:laptop|notebook|computer|desktop|machine)\b|\b(?:on|with) (?:a|my|an intel|an m[1-5]) mac\b)re");
   return RE2::PartialMatch(head, re);
 }
 
@@ -701,6 +751,24 @@ std::optional<facts::Finding> amd_gpu_cause(std::string_view head) {
       R"((?i)\brx\s?(?:4[6-9]0|5[0-9]0)x?\b|\bpolaris\b|\bellesmere\b|\bbaffin\b|\bgfx80[0-4]\b|\bfiji\b|\br9\s?(?:fury|nano|390|380|290)\b)");
   static const RE2 k_not_found(
       R"re((?i)(?:not|n't|never) (?:be )?(?:detected|found|recogni[sz]ed|listed|shown)|no (?:gpu )?agents?|(?:shows?|finds?|lists?|reports?) (?:0|no|zero) (?:gpus?|devices?|agents?)|\b0 gpus?\b|is_available\(\)[^\n]{0,30}false|no longer supported|not supported)re");
+  // ROCm's builds carry code objects only for the gfx targets on its support list: a consumer RDNA card
+  // outside it (RX 6600 is gfx1032, RX 6700 XT gfx1031, APUs gfx90c or gfx1035) has none, and HIP fails
+  // with hipErrorNoBinaryForGpu. Not when the text already sets the override or names a listed card.
+  static const RE2 k_no_code_object(R"re(hipErrorNoBinaryForGpu|Unable to find code object for all current devices)re");
+  static const RE2 k_listed_or_overridden(
+      R"re((?i)HSA_OVERRIDE_GFX_VERSION|\binstinct\b|\bmi\d{2,3}x?\b|radeon pro|\brx\s?(?:7900|6900|6800)\b|\bgfx(?:90[08a]|94[02]|1030|1100)\b)re");
+  if (auto shown = first_line_matching(head, k_no_code_object);
+      shown && !RE2::PartialMatch(head, k_listed_or_overridden) && !first_line_matching(head, k_old_amd)) {
+    return cause_at_line(
+        "amd.gpu_unsupported_by_rocm", facts::Layer::environment,
+        "Likely cause: the AMD GPU is not on ROCm's support list, so the ROCm build has no code object for its gfx "
+        "target (consumer RDNA cards such as the RX 6600 or 6700 XT, and the integrated graphics of Ryzen APUs).",
+        *shown, "rests on: HIP finding no code object for the GPU, in a post that names no supported card",
+        "Confirm the target: rocminfo | grep gfx. Make the runtime treat the GPU as the nearest supported target: "
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0 for RDNA2 (gfx1031, gfx1032, gfx1034, gfx1035, gfx1036), 11.0.0 for "
+        "RDNA3 (gfx1101, gfx1102, gfx1103), then run again; or use a GPU on ROCm's support list "
+        "(https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html)");
+  }
   auto card = first_line_matching(head, k_old_amd);
   if (!card || !first_line_matching(head, k_not_found)) return std::nullopt;
   return catalogued_cause(
@@ -851,8 +919,116 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
       std::string(catalogue_fix("driver.too_old_for_runtime")));
 }
 
+namespace {
+
+// How the machine or its container was set up, as a post tells it: device nodes that appear only
+// once something has initialised the driver, a Windows update that swapped the driver, a CDI spec
+// without the UVM node, a Nix environment under WSL, a driver installed inside a container.
+std::optional<facts::Finding> host_setup_cause(std::string_view head, const facts::Facts& described) {
+  // The GPU works only after nvidia-smi or a CUDA sample ran once since boot: on a machine without a
+  // display server nothing loads the driver's nodes at boot (no nvidia-persistenced, no udev rule), and
+  // a program without root cannot create them.
+  static const RE2 k_works_after_init(
+      R"re((?i)(?:only |works? )?after (?:i |first )?(?:run(?:ning)?|start(?:ing)?|launch(?:ing)?) (?:one of )?(?:the |a |any )?(?:cuda (?:samples?|examples?|programs?)|nvidia-smi|devicequery)|(?:run(?:ning)?|start(?:ing)?) (?:nvidia-smi|devicequery|(?:the |a |any )?cuda (?:samples?|examples?)) (?:first|at (?:boot|startup)|on (?:boot|startup))[^\n]{0,60}(?:works?|fine|ready|available))re");
+  if (auto shown = first_line_matching(head, k_works_after_init)) {
+    return cause_at_line(
+        "driver.device_nodes_missing", facts::Layer::driver,
+        "Likely cause: the driver's device nodes (/dev/nvidia*, /dev/nvidia-uvm) are created only when something "
+        "with root rights first initialises the driver. On a machine without a display server nothing does it at "
+        "boot, so programs find no GPU until nvidia-smi or a CUDA sample has run once.",
+        *shown, "rests on: a post whose GPU works only after nvidia-smi or a CUDA sample was run",
+        std::string(catalogue_fix("driver.device_nodes_missing")));
+  }
+  // A Windows update, then the GPU is gone.
+  static const RE2 k_windows_update(
+      R"re((?i)(?:after|since|with) (?:the |a |an |my |latest |last |recent |new |big |automatic |\s)*(?:windows(?: 1[01])?|win ?1[01]) update|windows update (?:installed|replaced|pushed|changed|updated))re");
+  static const RE2 k_gpu_lost(
+      R"re((?i)gpu (?:is )?(?:missing|gone|not (?:found|detected|recogni[sz]ed))|(?:no longer|not|n't|cannot|can't|can no longer) (?:\w+ )?(?:find|detect|see|recogni[sz]e|use)s? (?:the |my |any )?(?:gpu|graphics|nvidia|cuda))re");
+  if (auto update = first_line_matching(head, k_windows_update);
+      update && first_line_matching(head, k_gpu_lost) && !driver_shown(described)) {
+    return catalogued_cause("windows.update_replaced_nvidia_driver",
+                            "Likely cause: the Windows update installed its own display driver over NVIDIA's, one "
+                            "without the CUDA and OpenCL parts (or an older one), so programs no longer find the "
+                            "GPU.",
+                            *update, "rests on: a GPU that is no longer found after a Windows update");
+  }
+  // A CDI spec (nvidia-ctk cdi generate) whose device nodes lack /dev/nvidia-uvm: nvidia-smi works in
+  // the container, CUDA does not.
+  static const RE2 k_cdi_nodes(R"re((?i)deviceNodes:)re");
+  static const RE2 k_node_path(R"re(^\s*-?\s*path:\s*(/dev/\S+))re");
+  auto cdi_without_uvm = [&]() -> std::optional<std::pair<std::size_t, std::string_view>> {
+    auto shown = first_line_matching(head, k_cdi_nodes);
+    if (!shown) return std::nullopt;
+    bool nvidia_node = false;
+    for (std::string_view line : util::lines(head)) {
+      std::string node;
+      if (line.size() > 4096 || !RE2::PartialMatch(line, k_node_path, &node)) continue;
+      if (node.find("nvidia-uvm") != std::string::npos) return std::nullopt;
+      nvidia_node = nvidia_node || node.starts_with("/dev/nvidia");
+    }
+    return nvidia_node ? shown : std::nullopt;
+  };
+  if (auto shown = cdi_without_uvm()) {
+    return cause_at_line(
+        "driver.uvm_missing", facts::Layer::driver,
+        "Likely cause: the CDI spec gives the container no /dev/nvidia-uvm. nvidia-smi needs only /dev/nvidiactl and "
+        "the GPU's node, but CUDA needs the UVM node too; when nvidia-uvm was not loaded on the host as the spec "
+        "was generated, the spec leaves it out, and CUDA finds no device inside.",
+        *shown, "rests on: a CDI spec whose deviceNodes list no nvidia-uvm",
+        "On the host: sudo modprobe nvidia-uvm and nvidia-modprobe -u -c=0 (so /dev/nvidia-uvm exists), then "
+        "regenerate the spec with nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml and check that it lists "
+        "/dev/nvidia-uvm and /dev/nvidia-uvm-tools");
+  }
+  // Nix under WSL: WSL's libcuda lives in /usr/lib/wsl/lib, which a Nix environment does not search
+  // (Nix looks in /run/opengl-driver/lib).
+  static const RE2 k_nix(R"re((?i)\bnix-shell\b|\bnix (?:develop|shell)\b|\bnixos\b|/run/opengl-driver)re");
+  if (wsl_named(head, described)) {
+    if (auto shown = first_line_matching(head, k_nix)) {
+      return cause_at_line(
+          "log.libcuda_not_found", facts::Layer::environment,
+          "Likely cause: under WSL the driver's libcuda is Windows', mounted in /usr/lib/wsl/lib, and a Nix "
+          "environment does not search there (Nix programs look for the driver in /run/opengl-driver/lib), so "
+          "CUDA finds no driver library.",
+          *shown, "rests on: a Nix environment under WSL",
+          "Put WSL's driver libraries where the Nix environment looks: export LD_LIBRARY_PATH=/usr/lib/wsl/lib "
+          "inside the shell, or link /usr/lib/wsl/lib/libcuda.so* into /run/opengl-driver/lib (NixOS-WSL: "
+          "hardware.graphics.enable and wsl.useWindowsDriver = true)");
+    }
+  }
+  // A driver installed inside a container: the container needs the host's GPU passed in (the host
+  // driver's libraries come with it), not a driver of its own.
+  static const RE2 k_driver_inside(
+      R"re((?i)install(?:ed|ing)? (?:the |an? |our )?(?:nvidia |gpu |graphics |display |cuda )*drivers? (?:in|inside|into|within) (?:the |my |a |an |this )?(?:lxd |lxc |docker |podman )?container|容器(?:里|中|内)[^\n]{0,10}安装[^\n]{0,10}驱动)re");
+  if (container_named(head)) {
+    if (auto shown = first_line_matching(head, k_driver_inside)) {
+      return cause_at_line(
+          "container.no_gpu", facts::Layer::environment,
+          "Likely cause: the container was not given the GPU. A driver installed inside a container cannot reach a "
+          "GPU the container has no device for: the host passes the GPU in (LXD: a gpu device in the container's "
+          "config; Docker: --gpus), and the host's driver serves it.",
+          *shown, "rests on: a driver installed inside a container whose GPU does not work",
+          "Give the container the GPU from the host (LXD: lxc config device add <container> gpu0 gpu, then restart "
+          "it; Docker: --gpus all with the NVIDIA Container Toolkit), and use the host driver's user-space "
+          "libraries of the same version inside (LXD: nvidia.runtime=true) rather than a driver installed there");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
+  // An OpenCL program that finds no platform at all: no vendor runtime is registered, whatever the GPU.
+  static const RE2 k_no_opencl_platform(
+      R"re((?i)CL_PLATFORM_NOT_FOUND_KHR|clGetPlatformIDs\W[^\n]{0,40}-1001\b|no (?:valid )?opencl platforms? (?:was |were )?(?:found|available|detected)|Number of platforms\s+0\b)re");
+  if (auto shown = first_line_matching(head, k_no_opencl_platform)) {
+    return catalogued_cause("opencl.icd_missing",
+                            "Likely cause: no OpenCL runtime is installed for the GPU. The OpenCL loader finds no "
+                            "vendor driver (ICD) registered, so the program sees no platform and no device.",
+                            *shown, "rests on: the OpenCL error that no platform was found");
+  }
   if (auto vendor = vendor_cause(head, described)) return vendor;
+  if (auto host = host_setup_cause(head, described)) return host;
   // Ollama running a model split between the CPU and the GPU: it offloads only the layers its memory
   // estimate fits in free GPU memory, and runs the rest on the CPU.
   {

@@ -585,4 +585,53 @@ TEST(ExplainLikely, TrainingInCpuModeIsTheSymptom) {
 }
 
 }  // namespace
+TEST(ExplainLikely, LibrariesWithASeparateGpuPackage) {
+  EXPECT_EQ(likely_id("cntk.all_devices() returns only (CPU,) on my workstation"), "framework.library_built_without_cuda");
+  EXPECT_EQ(likely_id("DeepSpeech transcribes fine but does not use the GPU"), "framework.library_built_without_cuda");
+  EXPECT_EQ(likely_id("faiss index search runs on the CPU only"), "framework.library_built_without_cuda");
+  // The symptoms said in these words, about PyTorch.
+  EXPECT_EQ(likely_id("my script uses only the CPU"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("How do I make it use the GPU instead of the CPU?"), "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("the app no longer works with CUDA on Windows 11"), "torch.cpu_only_build");
+}
+
+TEST(ExplainLikely, NoOpenClPlatform) {
+  EXPECT_EQ(situation_id("clinfo\nNumber of platforms                               0\n"), "opencl.icd_missing");
+  EXPECT_EQ(situation_id("OpenCL error: CL_PLATFORM_NOT_FOUND_KHR while starting the engine"), "opencl.icd_missing");
+  EXPECT_EQ(situation_id("Number of platforms 1\nPlatform Name NVIDIA CUDA"), "");
+}
+
+TEST(ExplainLikely, HowTheHostWasSetUp) {
+  EXPECT_EQ(situation_id("Theano says the GPU is not available, but it works after running nvidia-smi once"),
+            "driver.device_nodes_missing");
+  EXPECT_EQ(situation_id("Since the last Windows update my renderer can no longer find the GPU"),
+            "windows.update_replaced_nvidia_driver");
+  EXPECT_EQ(situation_id("After the Windows 11 update everything is faster"), "");
+  const char* cdi =
+      "cdiVersion: 0.5.0\ncontainerEdits:\n  deviceNodes:\n  - path: /dev/nvidiactl\n"
+      "devices:\n- containerEdits:\n    deviceNodes:\n    - path: /dev/nvidia0\n  name: \"0\"\n"
+      "nvidia-smi works in the podman container, torch.cuda.is_available() is False\n";
+  EXPECT_EQ(situation_id(cdi), "driver.uvm_missing");
+  EXPECT_EQ(situation_id(std::string(cdi) + "  - path: /dev/nvidia-uvm\n"), "");
+  EXPECT_EQ(situation_id("WSL 2, inside nix-shell: torch.cuda.is_available() is False, CUDA samples work outside"),
+            "log.libcuda_not_found");
+  EXPECT_EQ(situation_id("I installed the NVIDIA driver inside the LXD container and nvidia-smi fails"),
+            "container.no_gpu");
+  EXPECT_EQ(situation_id("在 LXC 容器里安装了显卡驱动, nvidia-smi 报错"), "container.no_gpu");
+}
+
+TEST(ExplainLikely, AnAmdGpuWithoutCodeObjectsInTheRocmBuild) {
+  EXPECT_EQ(situation_id("ROCm torch on my RX 6700 XT: hipErrorNoBinaryForGpu: Unable to find code object for all "
+                         "current devices!"),
+            "amd.gpu_unsupported_by_rocm");
+  // The override already set, or a card on the list: another cause.
+  EXPECT_NE(situation_id("HSA_OVERRIDE_GFX_VERSION=10.3.0 set, ROCm still says hipErrorNoBinaryForGpu"),
+            "amd.gpu_unsupported_by_rocm");
+  EXPECT_NE(situation_id("ROCm on an Instinct MI250: hipErrorNoBinaryForGpu"), "amd.gpu_unsupported_by_rocm");
+}
+
+TEST(ExplainLikely, AMacLaptopNamedInOtherWords) {
+  EXPECT_EQ(situation_id("On my Mac laptop the tool prints: CUDA not available, running on CPU"), "hw.no_gpu");
+}
+
 }  // namespace gpudoctor::cli

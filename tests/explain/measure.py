@@ -45,6 +45,8 @@ SAME_CAUSE = [
     {"torch.cuda_too_new_for_driver", "log.driver_too_old", "driver.too_old_for_runtime"},
     {"driver.version_mismatch", "log.nvml_version_mismatch"},
     {"torch.cpu_only_build", "log.torch_not_compiled_with_cuda"},
+    # Labels proposed, before the id existed, for an AMD GPU whose gfx target ROCm's builds carry no code for.
+    {"amd.gpu_unsupported_by_rocm", "amd.gfx_target_not_in_rocm_build", "amd.gfx1032_needs_hsa_override"},
     {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
     {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
     # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.

@@ -582,7 +582,11 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "conda list: the cpuonly package");
   }
   if (contains("::")) {
-    if (RE2::PartialMatch(in, p.conda_plan_pytorch, &a, &b)) {
+    // An update plan ("SUPERSEDED", "UPDATED", "DOWNGRADED") shows "old --> new": what gets installed
+    // is the right-hand side.
+    std::string_view planned(in.data(), in.size());
+    if (auto arrow = planned.find("-->"); arrow != std::string_view::npos) planned = planned.substr(arrow + 3);
+    if (RE2::PartialMatch(re2::StringPiece(planned.data(), planned.size()), p.conda_plan_pytorch, &a, &b)) {
       // The build string says what the version may not: py3.7_cpu_0, py3.10_cuda11.8_cudnn8.7.0_0.
       if (a.find('+') == std::string::npos && b.find("cpu") != std::string::npos) a += "+cpu";
       set_torch(a, number, "conda plan");

@@ -126,6 +126,15 @@ TEST(ReportReader, CondaTransactionPlans) {
   EXPECT_EQ(torch(k).cuda_version, "12.0");
   auto l = read_block("pytorch                   2.4.1           cuda118_py310h1234567_300    conda-forge\n");
   EXPECT_EQ(torch(l).cuda_version, "11.8");
+  // An update plan says "old --> new": what gets installed is the new one, here a CPU build from
+  // another channel superseding the CUDA build.
+  auto m = read_block(
+      "The following packages will be SUPERSEDED by a higher-priority channel:\n"
+      "  pytorch    pytorch::pytorch-1.7.1-py3.8_cuda10.2~ --> pkgs/main::pytorch-1.7.1-cpu_py38h6a09485_0\n");
+  EXPECT_EQ(torch(m).kind, facts::BuildKind::cpu);
+  auto n = read_block("  pytorch    pkgs/main::pytorch-1.7.1-cpu_py38h6a09485_0 --> pytorch::pytorch-1.7.1-py3.8_cuda10.2_cudnn7.6.5_0\n");
+  EXPECT_EQ(torch(n).kind, facts::BuildKind::cuda);
+  EXPECT_EQ(torch(n).cuda_version, "10.2");
 }
 
 TEST(ReportReader, IssuePageArtefactsAreRemoved) {
