@@ -185,8 +185,10 @@ int run_explain(const ExplainOptions& o) {
                                        [](const facts::Finding& f) { return f.severity == facts::Severity::info; });
   if (only_advice) {
     likely = likely_cause(head, reader.facts());
-  } else if (report.findings.front().id == "log.docker_no_gpu_runtime") {
-    // No NVIDIA runtime in Docker, or no NVIDIA GPU to give it at all.
+  } else if (report.findings.front().id == "log.docker_no_gpu_runtime" ||
+             report.findings.front().id == "log.driver_too_old") {
+    // No NVIDIA runtime in Docker, or no NVIDIA GPU to give it at all. CUDA's "driver version is
+    // insufficient" is also what a machine with no NVIDIA driver at all (an Intel-only laptop) gets.
     if (auto vendor = vendor_cause(head, reader.facts())) {
       report.findings.front().explained_by.push_back(vendor->id);
       report.findings.insert(report.findings.begin(), std::move(*vendor));

@@ -11,6 +11,7 @@
 #include <checks/check.hpp>
 #include <checks/driver_knowledge.hpp>
 #include <checks/driver_view.hpp>
+#include <checks/environment_view.hpp>
 #include <checks/kernel_support.hpp>
 #include <data/tsv.hpp>
 #include <probe/text/report_reader.hpp>
@@ -123,6 +124,36 @@ constexpr facts::FindingInfo k_infos[] = {
      "2.0 platform, a riser, a bridge) lacks the PCIe atomic operations that ROCm needs for this card",
      "Put the card in a CPU-attached PCIe 3.0 (or newer) slot of a platform with PCIe atomics, without a riser or "
      "bridge; check again with dmesg | grep kfd"},
+    {"mxnet.cpu_only_build", facts::Layer::framework, facts::Severity::error,
+     "The MXNet that is installed is the CPU package",
+     "explain: a post about MXNet whose GPU is not found (mx.context.num_gpus() returns 0, mx.gpu() fails) or whose "
+     "GPU package (mxnet-cuXX) another install replaced with plain mxnet: MXNet ships its CUDA builds as separate "
+     "packages",
+     "Confirm: pip list | grep -i mxnet shows plain mxnet. Fix: pip uninstall -y mxnet, then pip install mxnet-cuXX of "
+     "the same version for the machine's CUDA (mxnet-cu112, mxnet-cu117, ...)"},
+    {"vulkan.nvidia_icd_missing", facts::Layer::driver, facts::Severity::error,
+     "Vulkan finds no driver for the GPU: the NVIDIA Vulkan library (ICD) is missing",
+     "explain: a Vulkan program (ncnn-vulkan tools, GPT4All, llama.cpp's Vulkan build) that cannot create an instance "
+     "or list a device (vkCreateInstance failed -9, VK_ERROR_INCOMPATIBLE_DRIVER, enumeratePhysicalDevices: "
+     "ErrorInitializationFailed): no Vulkan driver is registered for the GPU, as on machines with NVIDIA's compute "
+     "packages but not its GL/Vulkan library",
+     "Install the NVIDIA driver's GL/Vulkan part of the same branch as the driver (Debian and Ubuntu: libnvidia-gl-<branch>, "
+     "plus libvulkan1), check that /usr/share/vulkan/icd.d/nvidia_icd.json exists, then vulkaninfo --summary lists the GPU"},
+    {"container.driver_capabilities_missing_video", facts::Layer::environment, facts::Severity::error,
+     "The container gets no NVIDIA video libraries: NVIDIA_DRIVER_CAPABILITIES lacks video",
+     "explain: a container whose NVENC/NVDEC use fails to load libnvcuvid.so.1 or libnvidia-encode.so.1: the NVIDIA "
+     "runtime mounts the video codec libraries only when NVIDIA_DRIVER_CAPABILITIES includes video (or all), and the "
+     "default is compute,utility",
+     "Start the container with NVIDIA_DRIVER_CAPABILITIES=all (or compute,video,utility): docker run --gpus "
+     "'all,\"capabilities=compute,video,utility\"' or -e NVIDIA_DRIVER_CAPABILITIES=all; in compose, capabilities: [gpu, "
+     "video]; in Kubernetes, the environment variable in the pod spec"},
+    {"mps.macos_too_old_for_torch_build", facts::Layer::framework, facts::Severity::error,
+     "The installed PyTorch's MPS backend needs a newer macOS",
+     "explain: PyTorch's \"The MPS backend is supported on MacOS 12.3+\" (or MPS not available) on a Mac whose macOS the "
+     "text shows as older than the build needs: PyTorch 2.5 and later need macOS 13 for MPS, older releases 12.3",
+     "Update macOS (13 or later for PyTorch 2.5+), or install a PyTorch older than 2.5 (pip install \"torch<2.5\") to "
+     "keep macOS 12.3-12.7; check with python -c \"import torch; print(torch.backends.mps.is_available(), "
+     "torch.backends.mps.is_built())\""},
     {"opencl.icd_missing", facts::Layer::driver, facts::Severity::error,
      "No OpenCL platform: no vendor OpenCL runtime (ICD) is installed for the GPU",
      "explain: an OpenCL program that finds no platform (CL_PLATFORM_NOT_FOUND_KHR, error -1001 from "
@@ -237,7 +268,7 @@ const RE2& symptom() {
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
       R"(|(?:got|gets?|install(?:s|ed)?|resulted in|results in|gives?|pulled(?: in)?|ends? up with) (?:the |a )?cpu[- ](?:only )?(?:version|build|wheel|variant))"
       R"(|(?:gpu|cuda) execution providers? (?:is |are )?(?:unavailable|missing|not available|gone))"
-      R"(|(?:device ?count|getcudaenableddevicecount)[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
+      R"(|(?:device ?count|getcudaenableddevicecount|num_gpus\(\))[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
       // A framework's own assertion that its build has no CUDA (PaddlePaddle's cuda_places()).
@@ -275,6 +306,7 @@ enum class Runtime {
   paddle,
   onnxruntime,
   llama,
+  mxnet,
   split_package,
   vision_library,
   native_app,
@@ -289,7 +321,8 @@ Runtime runtime_of(std::string_view text) {
     const char* pattern;
   };
   static constexpr Name k_names[] = {
-      {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bmxnet\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
+      {Runtime::mxnet, R"((?i)\bmxnet\b|\bmx\.(?:gpu|context)\b)"},
+      {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
       {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml|\bgglm\b|koboldcpp|--usecublas|--gpulayers|\bgpu[ _-]layers\b)"},
       {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.)"},
       {Runtime::paddle, R"((?i)paddle)"},
@@ -304,7 +337,7 @@ Runtime runtime_of(std::string_view text) {
        R"((?i)\bdlib\b|face_recognition|getCudaEnabledDeviceCount|\bcv2\.cuda\b)"},
       // Programs whose own build decides CUDA: Blender and its forks (distribution and source builds
       // without the CUDA kernels), whisper.cpp and its Python binding (a CPU build unless built with CUDA).
-      {Runtime::native_app, R"((?i)\bblender\b|\bupbge\b|bforartists|whisper[.-]?cpp|pywhispercpp)"},
+      {Runtime::native_app, R"((?i)\bblender\b|\bupbge\b|bforartists|whisper[.-]?cpp|pywhispercpp|\brelion\b|\bgromacs\b)"},
       {Runtime::torch, R"((?i)torch)"},
   };
   static const auto k_compiled = [] {
@@ -554,6 +587,11 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "llama.cpp (or llama-cpp-python) was built without its CUDA backend: a plain `pip install "
                    "llama-cpp-python` compiles it for the CPU, and then --n-gpu-layers changes nothing",
                    std::string(info_for("llama.built_without_cuda").fix)};
+    case Runtime::mxnet:
+      return Prior{"mxnet.cpu_only_build", facts::Layer::framework,
+                   "the MXNet that is installed is the CPU package (plain `pip install mxnet`); its CUDA builds are "
+                   "the separate mxnet-cuXX packages",
+                   std::string(info_for("mxnet.cpu_only_build").fix)};
     case Runtime::split_package:
       return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
                    "the library that is installed is its CPU package: CNTK, DeepSpeech, DGL and faiss publish the GPU "
@@ -572,12 +610,15 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
     case Runtime::native_app:
       return Prior{"framework.library_built_without_cuda", facts::Layer::framework,
                    "the program's own build has no CUDA: Blender builds from distributions, forks and source builds "
-                   "often come without the CUDA (Cycles) kernels, and whisper.cpp and its pip binding are CPU builds "
-                   "unless built with CUDA",
+                   "often come without the CUDA (Cycles) kernels, whisper.cpp and its pip binding are CPU builds "
+                   "unless built with CUDA, and RELION and GROMACS use the GPU only when compiled with CUDA (their "
+                   "--gpu option is then silently ignored)",
                    "Confirm: the program's build information (Blender: Help > Save System Info lists the Cycles "
-                   "devices it was built with; whisper.cpp: the system info line lacks CUDA = 1). Fix: install an "
-                   "official build with CUDA (Blender from blender.org), or build with CUDA on (whisper.cpp: "
-                   "-DGGML_CUDA=1; pywhispercpp: GGML_CUDA=1 pip install --no-binary pywhispercpp pywhispercpp)"};
+                   "devices it was built with; whisper.cpp: the system info line lacks CUDA = 1; RELION and GROMACS: "
+                   "their output or -version says CUDA is off). Fix: install an official build with CUDA (Blender "
+                   "from blender.org), or build with CUDA on (whisper.cpp: -DGGML_CUDA=1; pywhispercpp: GGML_CUDA=1 "
+                   "pip install --no-binary pywhispercpp pywhispercpp; RELION: cmake -DCUDA=ON; GROMACS: cmake "
+                   "-DGMX_GPU=CUDA)"};
     case Runtime::other: return std::nullopt;
   }
   return std::nullopt;
@@ -787,8 +828,12 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
   }
   static const RE2 k_nvidia_card(R"((?i)\b(?:geforce|quadro|tesla|titan|rtx|gtx|jetson)\b|\bnvidia\s+[a-z]?\d{2,4}\b)");
   if (RE2::PartialMatch(head, k_nvidia_card)) return std::nullopt;
-  // A Mac asked for CUDA: there is no NVIDIA GPU to find, whatever the package.
-  if (mac_named(head)) {
+  // A Mac asked for CUDA: there is no NVIDIA GPU to find, whatever the package. Not a Mac of the years
+  // when Apple shipped NVIDIA GPUs and CUDA ran on OS X (up to 10.13), which the text shows by its OS X
+  // release or by the CUDA driver it has.
+  static const RE2 k_mac_with_cuda(
+      R"re((?i)cuda driver version:?\s*\d|\bos ?x (?:\w+ )?10\.\d|mac ?os (?:x )?10\.(?:[0-9]|1[0-3])\b|\b(?:mavericks|yosemite|el capitan|high sierra)\b)re");
+  if (mac_named(head) && !RE2::PartialMatch(head, k_mac_with_cuda)) {
     static const RE2 k_cuda_asked(
         R"re((?i)not (?:compiled|built) with (?:cuda|gpu)|cuda[^\n]{0,40}(?:not available|unavailable|not found|error)|no cuda|nvidia|fp16 is not supported on cpu)re");
     auto shown = first_line_matching(head, symptom());
@@ -814,7 +859,7 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
       R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\bamd\s*(?:\(rocm\)|/\s*rocm)|\bamd (?:is|was) (?:selected|chosen)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b|\brocm\s?[1-7](?:\.\d)*\b|\brocm\b)");
   // What says the GPU was not used or not found.
   static const RE2 k_no_gpu(
-      R"((?i)no cuda-capable device|found no nvidia driver|no nvidia (?:gpu|graphics card)|could not select device driver|invalid cuda .?device)");
+      R"((?i)no cuda-capable device|found no nvidia driver|no nvidia (?:gpu|graphics card)|could not select device driver|invalid cuda .?device|cuda driver version is insufficient)");
   const auto amd = first_line_matching(head, k_amd);
   if (amd) {
     if (auto unsupported = amd_gpu_cause(head)) return unsupported;
@@ -941,11 +986,10 @@ std::optional<facts::Finding> host_setup_cause(std::string_view head, const fact
   }
   // A Windows update, then the GPU is gone.
   static const RE2 k_windows_update(
-      R"re((?i)(?:after|since|with) (?:the |a |an |my |latest |last |recent |new |big |automatic |\s)*(?:windows(?: 1[01])?|win ?1[01]) update|windows update (?:installed|replaced|pushed|changed|updated))re");
+      R"re((?i)(?:after|since|with) (?:[\w-]+ ){0,3}(?:windows(?: 1[01])?|win ?1[01]) updates?\b|windows update (?:installed|replaced|pushed|changed|updated|removed|uninstalled))re");
   static const RE2 k_gpu_lost(
-      R"re((?i)gpu (?:is )?(?:missing|gone|not (?:found|detected|recogni[sz]ed))|(?:no longer|not|n't|cannot|can't|can no longer) (?:\w+ )?(?:find|detect|see|recogni[sz]e|use)s? (?:the |my |any )?(?:gpu|graphics|nvidia|cuda))re");
-  if (auto update = first_line_matching(head, k_windows_update);
-      update && first_line_matching(head, k_gpu_lost) && !driver_shown(described)) {
+      R"re((?i)gpu (?:is )?(?:missing|gone|not (?:found|detected|recogni[sz]ed))|(?:no longer|not|n't|cannot|can't|can no longer) (?:\w+ )?(?:find|detect|see|recogni[sz]e|use)s? (?:the |my |any )?(?:gpu|graphics|nvidia|cuda)|(?:driver|驱动)[^\n]{0,30}(?:is |was |gets |got )?(?:replaced|uninstalled|removed|deinstalled|overwritten)|(?:deinstallation|removal|replacement) of (?:the )?nvidia)re");
+  if (auto update = first_line_matching(head, k_windows_update); update && first_line_matching(head, k_gpu_lost)) {
     return catalogued_cause("windows.update_replaced_nvidia_driver",
                             "Likely cause: the Windows update installed its own display driver over NVIDIA's, one "
                             "without the CUDA and OpenCL parts (or an older one), so programs no longer find the "
@@ -994,6 +1038,77 @@ std::optional<facts::Finding> host_setup_cause(std::string_view head, const fact
           "inside the shell, or link /usr/lib/wsl/lib/libcuda.so* into /run/opengl-driver/lib (NixOS-WSL: "
           "hardware.graphics.enable and wsl.useWindowsDriver = true)");
     }
+  }
+  // CUDA_VISIBLE_DEVICES set to hide every GPU ("", -1, none), and then no device: that setting is why.
+  {
+    checks::EnvironmentView env(described.environment);
+    static const RE2 k_no_device(
+        R"re((?i)no cuda[- ]capable device|no cuda gpus are available|cuda (?:is )?(?:not|n't) available|is_available\(\)[^\n]{0,20}false|cudaErrorNoDevice|CUDA_ERROR_NO_DEVICE)re");
+    if (auto value = env.env("CUDA_VISIBLE_DEVICES")) {
+      std::string v(util::trim(*value));
+      for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const bool hides = v.empty() || v.starts_with("-1") || v == "none" || v == "nodevfiles";
+      if (auto shown = first_line_matching(head, k_no_device); hides && shown) {
+        return cause_at_line(
+            "env.cuda_visible_devices_hidden", facts::Layer::environment,
+            fmt::format("Likely cause: CUDA_VISIBLE_DEVICES=\"{}\" hides every GPU from CUDA, so the program finds no "
+                        "device. A library built with CUDA (dlib, a CUDA build of a framework) may then fail instead "
+                        "of falling back to the CPU.",
+                        util::sanitize_utf8(*value)),
+            *shown, "rests on: the CUDA_VISIBLE_DEVICES the text sets and the missing device it reports",
+            "To use the GPU, unset CUDA_VISIBLE_DEVICES (or set it to the GPU indices, e.g. 0); to run on the CPU "
+            "on purpose, use a build without CUDA (dlib: rebuild with -DDLIB_USE_CUDA=0) or the framework's CPU "
+            "device instead of hiding the GPU");
+      }
+    }
+  }
+  // A Vulkan program that finds no Vulkan driver for the GPU.
+  static const RE2 k_no_vulkan_driver(
+      R"re((?i)vkCreateInstance failed -9\b|VK_ERROR_INCOMPATIBLE_DRIVER|enumeratePhysicalDevices: ErrorInitializationFailed|ErrorIncompatibleDriver|vkEnumeratePhysicalDevices failed -3\b)re");
+  if (auto shown = first_line_matching(head, k_no_vulkan_driver)) {
+    return catalogued_cause("vulkan.nvidia_icd_missing",
+                            "Likely cause: no Vulkan driver is registered for the GPU. The Vulkan loader finds no ICD "
+                            "(NVIDIA's comes with the driver's GL/Vulkan library, not with its compute packages), so "
+                            "the program cannot create an instance or list a device.",
+                            *shown, "rests on: the Vulkan loader's error that no compatible driver was found");
+  }
+  // NVENC/NVDEC in a container: the codec libraries come only with the `video` driver capability.
+  static const RE2 k_codec_library(
+      R"re((?i)(?:unable to|cannot|can't|could not|failed to) (?:load|open|find) (?:library )?(?:libnvcuvid\.so|libnvidia-encode\.so)|(?:libnvcuvid|libnvidia-encode)\.so(?:\.1)?: cannot open shared object)re");
+  if (container_named(head)) {
+    if (auto shown = first_line_matching(head, k_codec_library)) {
+      return catalogued_cause("container.driver_capabilities_missing_video",
+                              "Likely cause: the container was given the GPU without the `video` driver capability, "
+                              "so the NVIDIA runtime did not mount the NVENC/NVDEC libraries (libnvcuvid, "
+                              "libnvidia-encode) into it.",
+                              *shown, "rests on: a container whose NVIDIA video codec library cannot be loaded");
+    }
+  }
+  // PyTorch's MPS message on a macOS older than the build needs.
+  static const RE2 k_mps(R"re((?i)MPS backend is supported on MacOS 1[2-4]\.\d\+|MPS (?:device|backend) (?:is )?not available)re");
+  static const RE2 k_old_macos(R"re((?i)ProductVersion:\s*1[0-2]\.|macOS-1[0-2]\.\d|(?:mac ?os|os ?x)(?: x)? 1[0-2]\.\d+(?:\.\d+)?(?:[^+\d]|$)|monterey|big sur)re");
+  if (auto shown = first_line_matching(head, k_mps); shown && RE2::PartialMatch(head, k_old_macos)) {
+    return catalogued_cause("mps.macos_too_old_for_torch_build",
+                            "Likely cause: this PyTorch's MPS backend needs a newer macOS than the one the text shows "
+                            "(PyTorch 2.5 and later need macOS 13; the message's \"12.3+\" is older builds' floor), so "
+                            "no MPS device is found.",
+                            *shown, "rests on: PyTorch's MPS message and the macOS version in the text");
+  }
+  // CUDA initialised in a process that then forks: the child cannot use it ("initialization error").
+  static const RE2 k_init_error(
+      R"re((?i)cuInit failed: initialization error|cuda runtime error \(3\) : initialization error|error=3 : initialization error|CUDA error: initialization error|CUDA_ERROR_NOT_INITIALIZED)re");
+  static const RE2 k_fork(
+      R"re((?i)\bfork(?:s|ed|ing)?\b|multiprocessing|child process|\bcelery\b|\bgunicorn\b|\bworker process|spawns? a child)re");
+  if (auto shown = first_line_matching(head, k_init_error); shown && RE2::PartialMatch(head, k_fork)) {
+    return cause_at_line(
+        "log.cuda_fork", facts::Layer::run,
+        "Likely cause: CUDA was initialised in the parent process, which then forked the child (a multiprocessing "
+        "fork, a Celery or Gunicorn worker): a forked child cannot use the parent's CUDA state, and its own "
+        "initialisation fails.",
+        *shown, "rests on: CUDA's initialization error in a child or worker process",
+        "Initialise CUDA (load the model, touch the GPU) only inside the child or worker, after the fork, or use the "
+        "spawn start method (multiprocessing.set_start_method(\"spawn\")); Celery: load the model lazily in the task "
+        "or use --pool=solo/threads; Gunicorn: no --preload");
   }
   // A driver installed inside a container: the container needs the host's GPU passed in (the host
   // driver's libraries come with it), not a driver of its own.

@@ -634,4 +634,33 @@ TEST(ExplainLikely, AMacLaptopNamedInOtherWords) {
   EXPECT_EQ(situation_id("On my Mac laptop the tool prints: CUDA not available, running on CPU"), "hw.no_gpu");
 }
 
+TEST(ExplainLikely, ReadFromTheSixteenthBatch) {
+  EXPECT_EQ(likely_id("mxnet 1.9: mx.context.num_gpus() returns 0 on my workstation"), "mxnet.cpu_only_build");
+  EXPECT_EQ(likely_id("RELION 3 refine is not using the GPU although I pass --gpu"),
+            "framework.library_built_without_cuda");
+  EXPECT_EQ(situation_id("vkCreateInstance failed -9\ninvalid gpu device"), "vulkan.nvidia_icd_missing");
+  EXPECT_EQ(situation_id("docker container: [hevc_nvenc] Cannot load libnvidia-encode.so.1"),
+            "container.driver_capabilities_missing_video");
+  // The same library missing on a host is not the container's capability.
+  EXPECT_NE(situation_id("[hevc_nvenc] Cannot load libnvidia-encode.so.1"), "container.driver_capabilities_missing_video");
+  EXPECT_EQ(situation_id("RuntimeError: The MPS backend is supported on MacOS 12.3+.\nProductVersion:\t12.6.1"),
+            "mps.macos_too_old_for_torch_build");
+  EXPECT_EQ(situation_id("RuntimeError: The MPS backend is supported on MacOS 12.3+.\nProductVersion:\t14.2"), "");
+  EXPECT_EQ(situation_id("the forked worker fails: cuInit failed: initialization error"), "log.cuda_fork");
+  EXPECT_EQ(situation_id("cuInit failed: initialization error"), "");
+  EXPECT_EQ(situation_id("CUDA_VISIBLE_DEVICES=-1 python train.py\nRuntimeError: No CUDA GPUs are available"),
+            "env.cuda_visible_devices_hidden");
+  EXPECT_EQ(situation_id("CUDA_VISIBLE_DEVICES=1 python train.py\nRuntimeError: No CUDA GPUs are available"), "");
+  EXPECT_EQ(situation_id("My NVIDIA driver gets uninstalled after each Windows update"),
+            "windows.update_replaced_nvidia_driver");
+}
+
+TEST(ExplainLikely, AnOldMacWithAnNvidiaGpuIsNotAModernMac) {
+  EXPECT_EQ(situation_id("macOS Sonoma on a MacBook: cuda runtime error (35) : CUDA driver version is insufficient"),
+            "hw.no_gpu");
+  EXPECT_EQ(situation_id("OS X Yosemite 10.10.5, CUDA Driver Version: 7.5.20\ncuda runtime error (35) : CUDA driver "
+                         "version is insufficient"),
+            "");
+}
+
 }  // namespace gpudoctor::cli

@@ -48,6 +48,8 @@ SAME_CAUSE = [
     {"torch.cpu_only_build", "log.torch_not_compiled_with_cuda"},
     # Labels proposed, before the id existed, for an AMD GPU whose gfx target ROCm's builds carry no code for.
     {"amd.gpu_unsupported_by_rocm", "amd.gfx_target_not_in_rocm_build", "amd.gfx1032_needs_hsa_override"},
+    {"windows.update_replaced_nvidia_driver", "windows.update_replaces_wsl_capable_gpu_driver"},
+    {"vulkan.nvidia_icd_missing", "vulkan.nvidia_vulkan_driver_library_missing"},
     {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
     {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
     # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.
