@@ -491,8 +491,11 @@ void Analyzer::enter_for(Node n) {
     named_loader = true;
     loop.same_source_function = std::string(function_name());
   }
+  // `loaders["train"]`, `self.dataloaders[phase]`: one of a dict of loaders.
+  const bool loader_entry = iter.is(NodeKind::subscript) && names_a_loader(iter.field(Field::value).text());
+  named_loader = named_loader || loader_entry;
   bool untyped_step_source = (loop.step || named_loader) && src.kind == Kind::unknown &&
-                             (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute)) &&
+                             (iter.is(NodeKind::identifier) || iter.is(NodeKind::attribute) || loader_entry) &&
                              (bound == nullptr || bound->is_parameter || named_loader);
   loop.binds_batches = from_loader || untyped_step_source;
   int index = -1;
@@ -656,6 +659,18 @@ void Analyzer::on_assignment(Node n) {
     }
   }
   if (left.is(NodeKind::pattern_list) || left.is(NodeKind::tuple_pattern)) {
+    // `xb, yb = batch` in a loop over a loader: the parts are the batch's, bound like the loop's own
+    // targets (`for xb, yb in loader`).
+    if (right.is(NodeKind::identifier)) {
+      const Symbol* whole = lookup(right.text());
+      if (whole != nullptr && whole->kind == Kind::batch && whole->loop >= 0 && !whole->reported) {
+        const int loop = whole->loop;
+        for (std::uint32_t i = 0; i < left.named_count(); ++i) {
+          if (left.named(i).is(NodeKind::identifier)) bind_batch(left.named(i), loop);
+        }
+        return;
+      }
+    }
     std::vector<Symbol> values;
     if (right.is(NodeKind::expression_list) || right.is(NodeKind::tuple)) {
       for (std::uint32_t i = 0; i < right.named_count(); ++i) values.push_back(infer(right.named(i)));

@@ -468,6 +468,14 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                                           fname.find("reset") == std::string_view::npos && fname.find("build") == std::string_view::npos);
   // A function of the file that forward() or a training step calls by name.
   per_step_method = per_step_method || called_from_forward() || function_name() == "__call__";
+  // A plain class's method that a loop of the file calls by name (`sched.step(...)` at each denoising
+  // step), unless the name is a container's or a tensor's own.
+  if (!per_step_method && state_method() && m_ff.methods_called_in_loops.contains(std::string(fname))) {
+    static constexpr std::string_view k_common[] = {"get",  "append", "extend", "items", "keys", "values", "pop",
+                                                    "insert", "copy", "format", "join",  "split", "strip", "replace",
+                                                    "to",   "cuda",   "cpu",    "item",  "numpy", "add",  "put"};
+    per_step_method = std::find(std::begin(k_common), std::end(k_common), fname) == std::end(k_common);
+  }
   if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
       moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way

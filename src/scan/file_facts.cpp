@@ -314,6 +314,11 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
                 (function_names.back() == "forward" || function_names.back().ends_with("_step"))) {
               ff.called_per_step.emplace(fn.text());
             }
+            // Not a test calling its helper once per mode (`self._test_x(mode)` in `for mode in ...`).
+            if (fn.is(NodeKind::attribute) && !loops.empty() && !functions.empty() && !name.starts_with("test") &&
+                !name.starts_with("_test") && ff.methods_called_in_loops.size() < 4096) {
+              ff.methods_called_in_loops.emplace(name);
+            }
             if (fn.is(NodeKind::identifier) && !functions.empty() && !open_classes.empty() && class_calls.size() < 4096) {
               class_calls.emplace_back(fn.text(), open_classes.back().first);
             }

@@ -55,6 +55,9 @@ struct FileFacts {
   // Functions of this file called by name from a forward() or a *_step() method, or from a step
   // loop: they run at every step, like the code that calls them.
   std::unordered_set<std::string> called_per_step;
+  // Methods called as `obj.NAME(...)` inside a loop of a function (`sched.step(eps, i, x)` in a
+  // sampling loop): a plain class's method of that name runs once per pass.
+  std::unordered_set<std::string> methods_called_in_loops;
   // Functions of this file called by name from a method of an nn.Module subclass defined here (a
   // metric's compute(), a loss's forward()): they run where the module runs.
   std::unordered_set<std::string> called_by_modules;

@@ -40,7 +40,8 @@ constexpr ScanRule k_rules[] = {
      {"code.to_result_discarded", Layer::code, Severity::error,
       "tensor.to(device) / tensor.cuda() used as a statement: tensors are not moved in place",
       "An expression statement `x.to(...)`, `x.cuda()` or `x.cpu()` whose object is a tensor (a factory result, a "
-      "model output, a batch from a loader, or a slice of data such as `self.states[i][-n:]`), or an object of a class of "
+      "model output, a batch from a loader or a part unpacked from one (`xb, yb = batch`, also in a loop over "
+      "`loaders[\"train\"]`), or a slice of data such as `self.states[i][-n:]`), or an object of a class of "
       "the file whose cpu(), cuda() or to() ends by returning a new object (a container of tensors), not self",
       "Assign the result: x = x.to(device). Modules are moved in place; tensors are not"}},
     {RuleId::hardcoded_cpu,
@@ -119,8 +120,9 @@ constexpr ScanRule k_rules[] = {
      {"code.tensor_created_then_moved", Layer::code, Severity::warning,
       "A tensor is created on the CPU and copied to the device, in a loop",
       "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device) or .cuda() inside a "
-      "step loop, in a module's methods that run with forward(), or in a function of the file that forward() or a "
-      "*_step() method calls by name, or in __call__; not torch.tensor(data) (host data must cross anyway), not in __init__ or "
+      "step loop, in a module's methods that run with forward(), in a function of the file that forward() or a "
+      "*_step() method calls by name, in __call__, or in a plain class's method that a loop of the file calls by name "
+      "(`sched.step(...)` at each sampling step); not torch.tensor(data) (host data must cross anyway), not in __init__ or "
       "under a first-time test (`if len(state) == 0:`, `if x is None:`). Also torch.stack/cat (over torch.meshgrid) of "
       "tensors all made there on the host, then moved; and a device tensor copied to the host, only sliced, copied, "
       "cast or reshaped there and copied back (`torch.tensor(x.cpu().numpy()[:, ::-1].copy()).cuda()`), not when a "
