@@ -184,6 +184,7 @@ class Analyzer {
   std::optional<bool> m_file_moves_by_override;  // the file defines _apply() or to()
   std::unordered_map<std::uint32_t, bool> m_function_names_device;  // function start -> its text says "device"
   Node inline_host_factory(Node e);
+  Node inline_host_data_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);
   bool moved_later_by_name(Node call) const;

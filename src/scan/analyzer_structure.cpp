@@ -111,6 +111,45 @@ Node Analyzer::inline_host_factory(Node e) {
   return Node();
 }
 
+// `torch.tensor(self.quantiles).unsqueeze(0)`, `torch.tensor(lengths)[:, None]`, `torch.tensor([0.5, 2.0])`:
+// host data made into a tensor inline, without device=, that has at least one dimension (a list
+// written out, or a reshape that adds one). A 0-dim CPU tensor mixes with CUDA tensors; these do not.
+Node Analyzer::inline_host_data_factory(Node e) {
+  bool dims = false;
+  for (int guard = 0; guard < 8 && e.valid(); ++guard) {
+    if (e.is(NodeKind::parenthesized_expression) && e.named_count() == 1) {
+      e = e.named(0);
+    } else if (e.is(NodeKind::subscript)) {
+      auto index = e.text().substr(e.field(Field::value).text().size());
+      dims = dims || index.find("None") != std::string_view::npos || index.find(':') != std::string_view::npos;
+      e = e.field(Field::value);
+    } else if (e.is(NodeKind::call) && e.field(Field::function).is(NodeKind::attribute)) {
+      Node fn = e.field(Field::function);
+      std::string q = qualified_callee(e);
+      if (is_torch_function(q)) {
+        auto last = last_component(q);
+        if ((last != "tensor" && last != "as_tensor") || keyword(e, "device").valid() || has_splat(e)) return Node();
+        Node data = positional(e, 0);
+        if (!data.valid()) return Node();
+        const bool written_out = data.is(NodeKind::list) || data.is(NodeKind::tuple) ||
+                                 data.is(NodeKind::list_comprehension);
+        if (!dims && !written_out) return Node();
+        if (m_function_nodes.empty() || in_host_side_function()) return Node();
+        return e;
+      }
+      auto m = fn.field(Field::attribute).text();
+      const bool adds = m == "unsqueeze" || m == "view" || m == "reshape" || m == "expand" || m == "repeat";
+      const bool keeps = m == "float" || m == "long" || m == "bool" || m == "int" || m == "half" || m == "double";
+      if (!adds && !keeps) return Node();
+      dims = dims || adds;
+      e = fn.field(Field::object);
+    } else {
+      return Node();
+    }
+  }
+  return Node();
+}
+
 // A method of a module, other than forward(), whose tensors meet the module's: one named for the
 // state a step runs on (init_hidden, init_state), or one the class's forward() calls as
 // `self.NAME(...)` without moving its result on that line or the next. Not when the method itself
@@ -1300,9 +1339,15 @@ void Analyzer::check_binary(Node op) {
             {snippet(op, 80)}, "create it with device=<input>.device, or <input>.new_ones(...)");
     return;
   }
-  // `torch.arange(n)[None, :] < lengths[:, None]`: a factory written inline, maybe reshaped.
+  // `torch.arange(n)[None, :] < lengths[:, None]`: a factory written inline, maybe reshaped; or host
+  // data made a tensor inline (`torch.tensor(self.quantiles).unsqueeze(0) * losses`).
   for (int side = 0; side < 2; ++side) {
     Node factory = inline_host_factory(side == 0 ? a : b), other = side == 0 ? b : a;
+    bool data = false;
+    if (!factory.valid()) {
+      factory = inline_host_data_factory(side == 0 ? a : b);
+      data = factory.valid();
+    }
     if (!factory.valid() || m_inline_reported.count(factory.start_byte()) > 0) continue;
     // The other side is a tensor: on the device, or an input sliced as a tensor is (`lengths[:, None]`),
     // not a number computed from an input (`-emb`, `head_dim`).
@@ -1317,8 +1362,15 @@ void Analyzer::check_binary(Node op) {
       return Descend::yes;
     });
     bool input = o.placement == Placement::accelerator || (o.kind != Kind::module && sliced && mentions_parameter(other));
+    // Host data meets a tensor a module of the function computed from its inputs (`losses =
+    // self.loss_fn(outputs, target)`), in a module's method.
+    if (data && !input && other.is(NodeKind::identifier) && in_module_method()) {
+      const Symbol* s = lookup(other.text());
+      input = s != nullptr && s->from_param && !s->scalar && !s->maybe_number && !s->from_shape &&
+              s->kind != Kind::module && s->row >= 0 && row_text(s->row).find("self.") != std::string_view::npos;
+    }
     if (!input || o.placement == Placement::host || other.text().find(".cpu()") != std::string_view::npos ||
-        inline_host_factory(other).valid()) {
+        inline_host_factory(other).valid() || inline_host_data_factory(other).valid()) {
       continue;
     }
     m_inline_reported.insert(factory.start_byte());
