@@ -172,6 +172,7 @@ void Analyzer::on_call(Node call) {
   if (fn.is(NodeKind::identifier)) {
     note_plain_function_call(call);
     check_dropped_device_argument(call);
+    check_optimizer_loaded_by_helper(call);
     check_cuda_flag_default(call, fn.text());
   }
   if (q == "torch.cuda.set_device") check_set_device_of_fallback(call);
@@ -1309,14 +1310,8 @@ void Analyzer::check_class_model_unmoved() {
 
 namespace gpudoctor::scan {
 
-void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
-  // `optimizer.load_state_dict(ckpt["optimizer"])` and, later in the same function, `net.cuda()` of
-  // a module named before the load that was not on the device then: the state stays on the CPU.
-  if (m_function_nodes.empty()) return;
-  Node fn = m_function_nodes.back();
-  std::string_view text = m_src.text;
-  std::string_view before = text.substr(fn.start_byte(), call.start_byte() - fn.start_byte());
-  std::string_view after = text.substr(call.end_byte(), fn.end_byte() - call.end_byte());
+std::optional<std::pair<std::string, int>> Analyzer::module_moved_after(std::string_view before, std::string_view after,
+                                                                        int after_row) {
   static const RE2 k_move(R"((?m)^[ \t]*(?:if [^\n]*:[ \t]*)?(?:[\w.]+[ \t]*=[ \t]*)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\.(?:cuda|to)\()");
   re2::StringPiece input(after.data(), after.size());
   std::string name;
@@ -1329,12 +1324,65 @@ void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
       continue;
     }
     std::size_t at = static_cast<std::size_t>(input.data() - after.data());
-    int move_row = call.row() + static_cast<int>(util::count_byte(after.substr(0, at), '\n'));
-    emit(RuleId::optimizer_state_before_move, call,
-         fmt::format("`{}`'s state is loaded while `{}` is on the CPU, and `{}` is moved only at {}: load_state_dict() "
-                     "puts the state where the parameters are when it runs, so it stays on the CPU",
-                     optimizer.text(), name, name, where(move_row)),
-         {snippet(call, 80)}, fmt::format("{}.to(device) before {}.load_state_dict(...)", name, optimizer.text()));
+    return std::make_pair(name, after_row + static_cast<int>(util::count_byte(after.substr(0, at), '\n')));
+  }
+  return std::nullopt;
+}
+
+void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
+  // `optimizer.load_state_dict(ckpt["optimizer"])` and, later in the same function, `net.cuda()` of
+  // a module named before the load that was not on the device then: the state stays on the CPU.
+  if (m_function_nodes.empty()) return;
+  Node fn = m_function_nodes.back();
+  std::string_view text = m_src.text;
+  std::string_view before = text.substr(fn.start_byte(), call.start_byte() - fn.start_byte());
+  std::string_view after = text.substr(call.end_byte(), fn.end_byte() - call.end_byte());
+  auto moved = module_moved_after(before, after, static_cast<int>(call.row()));
+  if (!moved) return;
+  const auto& [name, move_row] = *moved;
+  emit(RuleId::optimizer_state_before_move, call,
+       fmt::format("`{}`'s state is loaded while `{}` is on the CPU, and `{}` is moved only at {}: load_state_dict() "
+                   "puts the state where the parameters are when it runs, so it stays on the CPU",
+                   optimizer.text(), name, name, where(move_row)),
+       {snippet(call, 80)}, fmt::format("{}.to(device) before {}.load_state_dict(...)", name, optimizer.text()));
+}
+
+void Analyzer::check_optimizer_loaded_by_helper(Node call) {
+  // `load_epoch(dir, epoch, model, optm)`, a function of the file that calls `optm.load_state_dict()`,
+  // and then `model.to(device)` here: the helper loaded the state while the model was on the CPU.
+  if (m_function_nodes.empty() || m_ff.optimizer_loaders.empty()) return;
+  auto it = m_ff.optimizer_loaders.find(std::string(call.field(Field::function).text()));
+  if (it == m_ff.optimizer_loaders.end() || it->first == function_name()) return;
+  Node args = call.field(Field::arguments);
+  for (const OptimizerLoad& load : it->second) {
+    Node handed;
+    int position = 0;
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !handed.valid(); ++i) {
+      Node a = args.named(i);
+      if (a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) return;
+      if (a.is(NodeKind::keyword_argument)) {
+        if (a.field(Field::name).text() == load.name) handed = a.field(Field::value);
+        continue;
+      }
+      if (position++ == load.index) handed = a;
+    }
+    if (!handed.valid() || !handed.is(NodeKind::identifier)) continue;
+    const Symbol* opt = lookup(handed.text());
+    if (opt == nullptr || opt->kind != Kind::optimizer) continue;
+    Node fn = m_function_nodes.back();
+    std::string_view text = m_src.text;
+    std::string_view before = text.substr(fn.start_byte(), call.start_byte() - fn.start_byte());
+    std::string_view after = text.substr(call.end_byte(), fn.end_byte() - call.end_byte());
+    auto moved = module_moved_after(before, after, static_cast<int>(call.row()));
+    if (!moved) continue;
+    const auto& [name, move_row] = *moved;
+    emit_at(RuleId::optimizer_state_before_move, load.row, load.column,
+            fmt::format("{}() loads `{}`'s state, and {}() calls it at {} while `{}` is on the CPU, moving `{}` only at "
+                        "{}: load_state_dict() puts the state where the parameters are when it runs, so it stays on "
+                        "the CPU",
+                        it->first, load.name, function_name(), where(call.row()), name, name, where(move_row)),
+            {snippet(call, 80)},
+            fmt::format("{}.to(device) before {}(...), or move the loaded state to the device", name, it->first));
     return;
   }
 }

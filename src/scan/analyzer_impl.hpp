@@ -242,6 +242,11 @@ class Analyzer {
   Node keyword(Node call, std::string_view name) const;
   bool has_splat(Node call) const;
   void check_optimizer_state_before_move(Node call, Node optimizer);
+  void check_optimizer_loaded_by_helper(Node call);
+  // The module moved in `after` (text following a load) whose parameters `before` hands to an
+  // optimizer, while it is on the CPU: its name and the row of the move.
+  std::optional<std::pair<std::string, int>> module_moved_after(std::string_view before, std::string_view after,
+                                                                int after_row);
   // `"cuda" if x.is_cuda else "cpu"`: the default GPU, not x's.
   void check_default_gpu_from_input(Node conditional);
   // `name.requires_grad = True` / `name.requires_grad_()` at `at`, of a tensor made here without a device.

@@ -129,6 +129,33 @@ std::optional<DeviceParameter> cpu_default_device_parameter(Node fn) {
   return std::nullopt;
 }
 
+// `optm.load_state_dict(ckpt["opt"])` where `optm` is a parameter of fn whose name says it is an
+// optimizer: the state goes where the parameters are when the helper runs.
+std::vector<OptimizerLoad> optimizer_loads(Node fn) {
+  std::vector<OptimizerLoad> out;
+  Node params = fn.field(Field::parameters);
+  Node body = fn.field(Field::body);
+  if (!params.valid() || !body.valid()) return out;
+  for (std::uint32_t i = 0; i < params.named_count() && out.size() < 8; ++i) {
+    Node p = params.named(i);
+    Node id = p.is(NodeKind::identifier) ? p : p.field(Field::name);
+    if (!id.valid() || !id.is(NodeKind::identifier)) continue;
+    std::string name(id.text());
+    if (!util::contains_icase(name, "opt")) continue;
+    for_each_node(body, [&](Node n) {
+      if (!n.is(NodeKind::call)) return Descend::yes;
+      Node f = n.field(Field::function);
+      if (f.is(NodeKind::attribute) && f.field(Field::attribute).text() == "load_state_dict" &&
+          f.field(Field::object).text() == name) {
+        out.push_back(OptimizerLoad{name, static_cast<int>(i), static_cast<int>(n.row()), static_cast<int>(n.column())});
+        return Descend::no;
+      }
+      return Descend::yes;
+    });
+  }
+  return out;
+}
+
 }  // namespace
 
 bool names_a_device(std::string_view name) {
@@ -265,6 +292,9 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
             if (functions.empty() && !n.parent().parent().is(NodeKind::class_definition)) {
               if (auto dp = cpu_default_device_parameter(n)) {
                 ff.cpu_default_device_parameters.emplace(std::string(n.field(Field::name).text()), std::move(*dp));
+              }
+              if (auto loads = optimizer_loads(n); !loads.empty()) {
+                ff.optimizer_loaders.emplace(std::string(n.field(Field::name).text()), std::move(loads));
               }
             }
             functions.push_back(n.start_byte());

@@ -27,6 +27,14 @@ struct DeviceParameter {
   std::string default_text;  // -1
 };
 
+// `opt.load_state_dict(...)` on a parameter of a top-level function of the file (a resume helper).
+struct OptimizerLoad {
+  std::string name;  // optm
+  int index = -1;    // its position among the parameters
+  int row = -1;      // the load_state_dict call
+  int column = -1;
+};
+
 struct FileFacts {
   ImportTable imports;
   // Names of nn.Module subclasses defined here, and of classes of other bases with forward() whose
@@ -47,6 +55,8 @@ struct FileFacts {
   std::unordered_set<std::string> step_loop_sources;
   // Plain functions (not methods) of the file with a DeviceParameter used in their body.
   std::unordered_map<std::string, DeviceParameter> cpu_default_device_parameters;
+  // Top-level functions that load an optimizer's state into one of their parameters.
+  std::unordered_map<std::string, std::vector<OptimizerLoad>> optimizer_loaders;
   std::unordered_set<std::uint32_t> timed_loops;   // loops that read a clock: they sync on purpose
   bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
   // Where placement happens: start bytes of the innermost functions containing it, and

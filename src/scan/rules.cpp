@@ -260,7 +260,8 @@ constexpr ScanRule k_rules[] = {
      {"code.optimizer_state_before_move", Layer::code, Severity::error,
       "The optimizer's state is loaded while the model is still on the CPU, and the model is moved afterwards",
       "optimizer.load_state_dict(...) followed, in the same function, by model.cuda() / model.to(device) of a module "
-      "the optimizer was built on: load_state_dict() casts the saved state (momentum, Adam's averages) to the "
+      "the optimizer was built on (also when a function of the file does the load on the optimizer it is handed, "
+      "`restore(path, net, opt)`, and its caller moves the model only afterwards): load_state_dict() casts the saved state (momentum, Adam's averages) to the "
       "parameters' device at that moment, the CPU, and moving the model later moves only the parameters, so the "
       "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices",
       "Move the model first, then load the optimizer's state: model.to(device) before optimizer.load_state_dict(...) "
