@@ -1688,7 +1688,15 @@ bool Analyzer::all_host_factories(Node join) {
 // were saved from, which does not exist on a CPU-only machine.
 void Analyzer::check_load_without_map_location(Node call) {
   Node args = call.field(Field::arguments);
-  if (!args.valid() || args.named_count() != 1 || has_splat(call)) return;
+  if (!args.valid() || has_splat(call) || keyword(call, "map_location").valid()) return;
+  // One positional argument, the path; or the path and weights_only=False, which unpickles whole
+  // objects (a model saved with torch.save(model)) whose tensors go back where they were saved and
+  // are used as they are, with no load_state_dict() to copy them into a placed module.
+  if (args.named_count() == 0 || args.named(0).is(NodeKind::keyword_argument)) return;
+  if (args.named_count() > 1) {
+    Node whole = keyword(call, "weights_only");
+    if (args.named_count() != 2 || !whole.valid() || !whole.field(Field::value).is(NodeKind::false_)) return;
+  }
   // Under a test of the device (`if torch.cuda.is_available():`, `if args.gpu:`), or in a try whose
   // except loads again another way: the code has decided where it runs.
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition) && !p.is(NodeKind::module); p = p.parent()) {

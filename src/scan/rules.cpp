@@ -276,7 +276,7 @@ constexpr ScanRule k_rules[] = {
     {RuleId::load_without_map_location,
      {"code.load_without_map_location", Layer::code, Severity::warning,
       "A checkpoint loaded without map_location in code that also runs on the CPU",
-      "torch.load(path) without map_location, of a checkpoint (its result fills load_state_dict, or the path or the "
+      "torch.load(path) (or torch.load(path, weights_only=False), a whole pickled object) without map_location, of a checkpoint (its result fills load_state_dict, or the path or the "
       "name it is bound to says checkpoint, model or weights), in a file that also chooses the \"cpu\" device: "
       "tensors saved from a GPU are restored onto that GPU, which fails on a machine without CUDA (\"Attempting to "
       "deserialize object on a CUDA device\") and on one with CUDA first puts a copy of every weight on cuda:0; not "

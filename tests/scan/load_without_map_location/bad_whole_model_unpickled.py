@@ -1,0 +1,10 @@
+import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+parser.add_argument("--model-file", default="model.pt")
+args = parser.parse_args()
+
+model = torch.load(args.model_file, weights_only=False).eval()  # expect: code.load_without_map_location
