@@ -515,7 +515,9 @@ void Analyzer::on_return(Node n) {
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
   // A factory sized by the function's arguments (`torch.zeros(n, h, w)`) is on the host whatever
   // they are.
-  bool host_tensor = s.made_on_host() && s.sized;
+  // A helper that turns host data into the model's input (`return torch.as_tensor(frame).permute(2, 0,
+  // 1) / 255`) returns a host tensor too: what calls it must move it.
+  bool host_tensor = s.made_on_host() && (s.sized || !s.maybe_number);
   bool encoding = s.kind == Kind::encoding && s.placement == Placement::host;
   // A helper that prepares an input and returns it moved (`return img.unsqueeze(0).to(device)`),
   // when every return of it does.
