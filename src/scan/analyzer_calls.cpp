@@ -136,6 +136,9 @@ void Analyzer::check_dropped_device_argument(Node call) {
     if (names_a_device(name) && name != "self" && !cpu_default(def)) {
       at_hand = fmt::format("its parameter `{}`", name);
     }
+    // A parameter of the same name, whatever its default (`def minibatch(..., use_cuda=False)` calling
+    // `gpu(t)` whose `use_cuda` is the same flag): it takes the flag to hand it on.
+    if (name == dp.name && at_hand.empty()) at_hand = fmt::format("its own parameter `{}`", name);
   }
   if (at_hand.empty()) {
     auto body = fn.field(Field::body).text();

@@ -60,7 +60,8 @@ constexpr ScanRule k_rules[] = {
       "And a call of a function of the file whose device parameter (device, cuda_device, gpus, use_gpu, ...) "
       "defaults to the CPU (-1, False, \"cpu\", or None where the function names the CPU and picks no GPU by itself) "
       "that leaves the parameter out, from a function that has a device at hand (a device-like parameter not "
-      "defaulting to the CPU, or the same keyword handed to another call); and a function of the file that trains or "
+      "defaulting to the CPU, a parameter of the same name whatever its default, or the same keyword handed to "
+      "another call); and a function of the file that trains or "
       "evaluates a model called with a literal CPU device (`fit(..., device=\"cpu\")`) where another call of it hands "
       "it the chosen device, unless the result is named for the CPU (`preds_on_cpu = ...`), the call is under a "
       "choice, or the caller is a cpu() method",
