@@ -337,6 +337,7 @@ void Analyzer::leave(Node n) {
     case NodeKind::class_definition:
       check_self_model_calls();
       check_class_model_unmoved();
+      check_class_device_ignored();
       if (!m_classes.empty()) m_classes.pop_back();
       if (!m_class_nodes.empty()) m_class_nodes.pop_back();
       break;

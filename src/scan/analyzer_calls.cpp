@@ -1309,6 +1309,59 @@ void Analyzer::check_class_model_unmoved() {
           fmt::format("self.{} = {}.to(self.device)", attr, param));
 }
 
+void Analyzer::check_class_device_ignored() {
+  // A plain class that takes a device, stores it (`self.device = device`) and never reads it again,
+  // while its __init__ builds the model it runs (`self.model = SmallNet()`): whatever device the
+  // caller asks for, the model and its inputs stay on the CPU (a benchmark wrapper measuring the CPU).
+  if (m_class_nodes.empty() || m_classes.empty() || m_ff.module_classes.count(m_classes.back()) > 0) return;
+  Node cls_node = m_class_nodes.back();
+  const std::string_view cls = cls_node.text();
+  if (cls.size() > 200000) return;
+  static const RE2 k_stored(R"((?m)^\s+self\.(_?device)\s*=\s*(device)\s*(?:#[^\n]*)?$)");
+  std::string attr, param;
+  re2::StringPiece input(cls.data(), cls.size());
+  if (!RE2::PartialMatch(input, k_stored, &attr, &param)) return;
+  auto count_word = [&](std::string_view word) {
+    int n = 0;
+    util::for_each_name_use(cls, word, [&](std::string_view) { ++n; });
+    return n;
+  };
+  // Read nowhere else: `self.device` once (the store), `device` twice (the parameter and the store).
+  if (count_word("self." + attr) != 1 || count_word(param) != 2) return;
+  // Nothing else in the class places anything either (its own signature's `device="cpu"` aside).
+  std::string body(cls);
+  if (auto sig = body.find("def __init__("); sig != std::string::npos) {
+    auto end = body.find("):", sig);
+    if (end == std::string::npos || end - sig > 2000) return;
+    body.erase(sig, end - sig);
+  }
+  for (std::string_view w : {".to(", ".cuda(", "device=", "device_map", ".to_device("}) {
+    if (body.find(w) != std::string::npos) return;
+  }
+  // The model it builds in __init__ and runs: `self.model = Net(...)`, then `self.model(` elsewhere.
+  static const RE2 k_built(R"((?m)^\s+self\.(model|net|network|module|policy)\s*=\s*([A-Z]\w*|nn\.\w+|torch\.nn\.\w+)\()");
+  std::string model, ctor;
+  re2::StringPiece rest(cls.data(), cls.size());
+  if (!RE2::PartialMatch(rest, k_built, &model, &ctor)) return;
+  const std::string last(last_component(ctor));
+  if (m_ff.module_classes.count(last) == 0 && !ctor.starts_with("nn.") && !ctor.starts_with("torch.nn.")) return;
+  if (cls.find("self." + model + "(") == std::string_view::npos &&
+      cls.find("self." + model + ".parameters(") == std::string_view::npos) {
+    return;
+  }
+  const std::string needle = "self." + model;
+  std::size_t off = cls.find(needle + " =");
+  if (off == std::string_view::npos) off = cls.find(needle + "=");
+  if (off == std::string_view::npos) return;
+  const auto [row, column] = position_of(cls_node.start_byte() + off);
+  emit_at(RuleId::model_not_moved, row, column,
+          fmt::format("{} takes a device and stores it in `self.{}`, but nothing in the class reads it: `self.{}` "
+                      "({}(...)) and its inputs stay on the CPU whatever device the caller asks for",
+                      m_classes.back(), attr, model, ctor),
+          {fmt::format("`self.{} = {}` is the only use of the device in {}", attr, param, m_classes.back())},
+          fmt::format("self.{} = {}(...).to(self.{}), and make the inputs with device=self.{}", model, ctor, attr, attr));
+}
+
 }  // namespace gpudoctor::scan
 
 namespace gpudoctor::scan {

@@ -243,6 +243,7 @@ class Analyzer {
   bool has_splat(Node call) const;
   void check_optimizer_state_before_move(Node call, Node optimizer);
   void check_optimizer_loaded_by_helper(Node call);
+  void check_class_device_ignored();
   // The module moved in `after` (text following a load) whose parameters `before` hands to an
   // optimizer, while it is on the CPU: its name and the row of the move.
   std::optional<std::pair<std::string, int>> module_moved_after(std::string_view before, std::string_view after,
