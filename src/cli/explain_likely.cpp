@@ -1110,6 +1110,22 @@ std::optional<facts::Finding> host_setup_cause(std::string_view head, const fact
         "spawn start method (multiprocessing.set_start_method(\"spawn\")); Celery: load the model lazily in the task "
         "or use --pool=solo/threads; Gunicorn: no --preload");
   }
+  // Docker installed as a snap: confined, it does not see the host's NVIDIA libraries or the
+  // container toolkit, so a container asked for the GPU fails in the NVIDIA hook.
+  static const RE2 k_snap_docker(R"re((?i)snap install docker|/snap/docker|\bsnap\b[^\n]{0,20}\bdocker\b|\bdocker\b[^\n]{0,20}\bsnap\b)re");
+  static const RE2 k_gpu_hook_failed(
+      R"re((?i)nvidia-container-cli: [^\n]*(?:load library failed|initialization error)|could not select device driver "" with capabilities|error running hook #\d)re");
+  if (auto snap = first_line_matching(head, k_snap_docker); snap && first_line_matching(head, k_gpu_hook_failed)) {
+    return cause_at_line(
+        "log.docker_no_gpu_runtime", facts::Layer::environment,
+        "Likely cause: Docker is installed as a snap. The confined snap does not see the host's NVIDIA driver "
+        "libraries or the NVIDIA Container Toolkit, so a container started with --gpus fails in the NVIDIA hook "
+        "although nvidia-smi works on the host.",
+        *snap, "rests on: Docker from a snap, and the NVIDIA container hook failing",
+        "Remove the snap (sudo snap remove docker) and install Docker from Docker's apt repository "
+        "(https://docs.docker.com/engine/install/ubuntu/), then the NVIDIA Container Toolkit: sudo nvidia-ctk runtime "
+        "configure --runtime=docker and restart dockerd");
+  }
   // A driver installed inside a container: the container needs the host's GPU passed in (the host
   // driver's libraries come with it), not a driver of its own.
   static const RE2 k_driver_inside(
@@ -1908,7 +1924,8 @@ bool situation_explains(std::string_view id) {
                                    "log.no_kernel_image", "log.arch_not_compatible", "log.libcuda_not_found",
                                    "log.cuda_init_failed", "log.cuda_devices_unavailable",
                                    "log.library_built_without_cuda", "log.torch_not_compiled_with_cuda",
-                                   "log.paddle_gpu_build_no_device"}) {
+                                   "log.paddle_gpu_build_no_device", "log.container_host_nvml_unreachable",
+                                   "log.nvenc_library_missing", "log.rocm_gfx_unsupported"}) {
     if (id == symptom) return true;
   }
   return false;

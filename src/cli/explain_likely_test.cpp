@@ -663,4 +663,13 @@ TEST(ExplainLikely, AnOldMacWithAnNvidiaGpuIsNotAModernMac) {
             "");
 }
 
+TEST(ExplainLikely, DockerFromASnapCannotReachTheNvidiaLibraries) {
+  EXPECT_EQ(situation_id("snap install docker\ndocker run --gpus all img\nnvidia-container-cli: initialization error: load "
+                         "library failed: libnvidia-ml.so.1: cannot open shared object file: no such file or directory"),
+            "log.docker_no_gpu_runtime");
+  EXPECT_EQ(situation_id("nvidia-container-cli: initialization error: load library failed: libnvidia-ml.so.1: cannot "
+                         "open shared object file"),
+            "");
+}
+
 }  // namespace gpudoctor::cli

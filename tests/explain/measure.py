@@ -52,6 +52,9 @@ SAME_CAUSE = [
     {"amd.gpu_unsupported_by_rocm", "amd.gfx_target_not_in_rocm_build", "amd.gfx1032_needs_hsa_override"},
     {"windows.update_replaced_nvidia_driver", "windows.update_replaces_wsl_capable_gpu_driver"},
     {"vulkan.nvidia_icd_missing", "vulkan.nvidia_vulkan_driver_library_missing"},
+    # A message that names the cause an explain-only or check id names from other evidence.
+    {"amd.gpu_unsupported_by_rocm", "log.rocm_gfx_unsupported"},
+    {"driver.gpu_unsupported_by_driver", "log.gpu_needs_legacy_driver"},
     {"ort.cuda_provider_libs_missing", "log.ort_cuda_provider_failed"},
     {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
     # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.
