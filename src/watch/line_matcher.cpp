@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 #include <stdexcept>
 
@@ -28,6 +29,45 @@ RE2::Options matcher_options() {
   return o;
 }
 
+// The set only says which patterns may match a block; each candidate is then matched as written.
+// So the set may take a looser pattern, one that matches whatever the row matches and more:
+// - without word boundaries (\b, \B), which make its DFA track whether the last byte was a word
+//   character in every state and slow the scan of every byte;
+// - with a bounded repeat {0,N} or {1,N} read as * or + (N copies of a state become one).
+std::string set_pattern(std::string_view pattern) {
+  std::string out;
+  out.reserve(pattern.size());
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char ch = pattern[i];
+    if (ch == '\\' && i + 1 < pattern.size()) {
+      char next = pattern[i + 1];
+      if (!in_class && (next == 'b' || next == 'B')) {
+        ++i;
+        continue;
+      }
+      out += ch;
+      out += next;
+      ++i;
+      continue;
+    }
+    if (!in_class && ch == '{' && i + 3 < pattern.size() && (pattern[i + 1] == '0' || pattern[i + 1] == '1') &&
+        pattern[i + 2] == ',') {
+      std::size_t j = i + 3;
+      while (j < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[j])) != 0) ++j;
+      if (j > i + 3 && j < pattern.size() && pattern[j] == '}') {
+        out += pattern[i + 1] == '0' ? '*' : '+';
+        i = j;
+        continue;
+      }
+    }
+    if (ch == '[') in_class = true;
+    if (ch == ']') in_class = false;
+    out += ch;
+  }
+  return out;
+}
+
 }  // namespace
 
 struct LineMatcher::Compiled {
@@ -48,7 +88,7 @@ LineMatcher::LineMatcher(std::span<const Signature> table) : m_table(table) {
   Compiled& c = *m_compiled;
   for (std::size_t i = 0; i < table.size(); ++i) {
     std::string error;
-    if (c.set.Add(table[i].pattern, &error) != static_cast<int>(i)) {
+    if (c.set.Add(set_pattern(table[i].pattern), &error) != static_cast<int>(i)) {
       throw std::runtime_error(fmt::format("signature {} (row {}): bad pattern: {}", table[i].id, i + 1, error));
     }
     auto re = std::make_unique<RE2>(table[i].pattern, options);

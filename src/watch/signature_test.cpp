@@ -257,3 +257,25 @@ TEST(Signatures, CatalogueHasOneEntryPerIdWithoutPlaceholders) {
 
 }  // namespace
 }  // namespace gpudoctor::watch
+
+namespace gpudoctor::watch {
+namespace {
+
+// The set that prefilters blocks reads patterns loosely (no \b, {0,N} as *); what a row matches is
+// still decided by the row's own pattern.
+TEST(LineMatcher, TheLooserPrefilterNeverChangesWhatARowMatches) {
+  std::vector<Signature> table(2);
+  table[0].id = "log.test_word";
+  table[0].pattern = R"(\bnouveau\b[^\n]{0,10}still loaded)";
+  table[1].id = "log.test_range";
+  table[1].pattern = R"(GPU[0-9]{1,2} lost)";
+  LineMatcher m(table);
+  EXPECT_EQ(m.match_line("warning: nouveau is still loaded").size(), 1u);
+  EXPECT_TRUE(m.match_line("warning: xnouveau is still loaded").empty());          // the row's \b holds
+  EXPECT_TRUE(m.match_line("nouveau and much more text here is still loaded").empty());  // and its {0,10}
+  EXPECT_EQ(m.match_line("GPU12 lost").size(), 1u);
+  EXPECT_TRUE(m.match_line("GPU123 lost").empty());
+}
+
+}  // namespace
+}  // namespace gpudoctor::watch

@@ -431,7 +431,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
 
   if (!m_windows && (contains("Microsoft Windows") || contains("win_amd64") || contains("Windows 10") ||
                      contains("Windows 11") || contains("Win10") || contains("Win11") ||
-                     RE2::PartialMatch(in, p.windows_path))) {
+                     (contains(":\\") && RE2::PartialMatch(in, p.windows_path)))) {
     m_windows = true;
     note(number, "the machine runs Windows");
   }
@@ -443,7 +443,10 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_wsl = true;
     note(number, "lspci finds no PCI bus: WSL 1");
   }
-  if (!m_wsl1 && RE2::PartialMatch(in, p.wsl1)) {
+  // (The regex only where a word of it is: most lines hold none.)
+  if (!m_wsl1 && (contains("WSL") || contains("Microsoft") || contains("Running") || contains("Stopped") ||
+                  contains("Installing") || contains("Converting")) &&
+      RE2::PartialMatch(in, p.wsl1)) {
     m_wsl1 = true;
     m_wsl = true;
     note(number, "the machine runs WSL 1");
@@ -464,7 +467,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     note(number, "Windows build " + a);
   }
   if ((contains("cuda.so") || contains("nvidia-ml")) && m_libraries.size() < 16) read_driver_libraries(line, number);
-  if (!m_cuda_toolkit && (RE2::PartialMatch(in, p.nvcc_release, &a, &b) ||
+  if (!m_cuda_toolkit && ((contains("compilation tools") && RE2::PartialMatch(in, p.nvcc_release, &a, &b)) ||
                           (version && RE2::PartialMatch(in, p.version_txt, &a, &b)) ||
                           (contains("CUDA/cuDNN") && RE2::PartialMatch(in, p.cuda_cudnn_field, &a, &b)))) {
     m_cuda_toolkit = a + "." + b;
