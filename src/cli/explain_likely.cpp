@@ -271,6 +271,8 @@ const RE2& symptom() {
       R"(|(?:device ?count|getcudaenableddevicecount|num_gpus\(\))[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
+      // libcuda's own "no NVIDIA devices found", nvidia-smi's "No devices were found".
+      R"(|no nvidia (?:gpu )?devices? (?:were |was )?(?:found|detected|present)|no devices were found)"
       // A framework's own assertion that its build has no CUDA (PaddlePaddle's cuda_places()).
       R"(|\bnot compiled with (?:cuda|gpu)\b)"
       // "all_devices() returns only CPU", "uses only the CPU", "how to use the GPU instead of the CPU",

@@ -24,8 +24,8 @@ then read), test14 (661-698, collected blind on 2026-12-07 while the test13 rule
 once at 34.2 % and then read), test15 (701-740, collected blind while the test14 rules were written,
 measured once at the end of that session, unread, at 37.5 %, and read in the next), test16 (741-780,
 collected blind while the test15 rules were written, measured once at 32.5 %; 30.0 % without those rules; then
-read), and test17 (781 on, collected blind while the test15 and test16 rules were written, measured once at 35.0 %,
-the same without those rules).
+read), and test17 (781-820, collected blind while the test15 and test16 rules were written, measured once at 35.0 %,
+the same without those rules; then read).
 
 With --min-top1 it is a ratchet: it exits 1 when a split's top-1 falls below the given percentage,
 so an accuracy that was reached is never lost unnoticed.

@@ -98,6 +98,8 @@ struct Patterns {
   // shell's own name), other variables are not (their value is not in the text).
   RE2 cvd_shell{R"((?:^|[\s;(`])(?:export\s+)?CUDA_VISIBLE_DEVICES=(['"]?)([^\s'";`]*))"};
   RE2 cvd_python{R"(CUDA_VISIBLE_DEVICES['"]\]\s*=\s*['"]([^'"]*)['"])"};
+  // Prose that says the variable is set but empty ("the orchestrator leaves CUDA_VISIBLE_DEVICES empty").
+  RE2 cvd_empty_prose{R"((?i)CUDA_VISIBLE_DEVICES\W{0,3}(?:is |was |stays? |set to |left |as )?(?:an? )?(?:empty|blank)\b|\b(?:empty|blank) CUDA_VISIBLE_DEVICES\b)"};
   RE2 windows_build{R"(Windows.*?\b10\.0\.(\d{5})\b)"};
   // The build as Windows' "About" page and winver show it: "OS build 19042.572", "Windows 10 21H2
   // (19044.1288)".
@@ -129,6 +131,20 @@ struct Patterns {
   RE2 jaxlib_cuda{R"(\bjaxlib(?:===?|\s+)v?\d+\.\d+\.\d+\+cuda(\d{2,3})\b)"};
   RE2 jax_plugin{R"(\bjax-cuda(\d{2})-(?:plugin|pjrt)\b)"};
   RE2 llama_index{R"(/whl/cu(\d{3})\b)"};
+  // Installed driver packages, as package managers list them: `apt list --installed`
+  // ("nvidia-driver-570-server/jammy-updates,now 570.158.01-0ubuntu0.22.04.1 amd64"), `dpkg -l`
+  // ("ii  libnvidia-compute-535  535.183.01-0ubuntu1"), rpm ("akmod-nvidia-3:550.78-1.fc40",
+  // "nvidia-driver-550.54.15-1.el9") and pacman ("nvidia-utils 550.78-1").
+  RE2 deb_driver_package{
+      R"((?:^|[\s'"(\[])(?:nvidia-driver|nvidia-utils|libnvidia-compute|nvidia-dkms|nvidia-kernel-common|nvidia-headless(?:-no-dkms)?|xserver-xorg-video-nvidia|nvidia-compute-utils)-(\d{3})\b\S*\s+(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)\b)"};
+  RE2 rpm_driver_package{
+      R"((?:^|[\s'"(\[])(?:akmod-nvidia|kmod-nvidia(?:-latest-dkms|-open-dkms)?|xorg-x11-drv-nvidia(?:-cuda|-libs|-kmodsrc)?|nvidia-driver(?:-cuda|-libs)?)-(?:\d+:)?(\d{3}\.\d+(?:\.\d+)?)-\d)"};
+  RE2 pacman_driver_package{R"((?:^|\s)(?:nvidia|nvidia-utils|nvidia-dkms|nvidia-open(?:-dkms)?|nvidia-\d{3}xx-utils)\s+(\d{3}\.\d+(?:\.\d+)?)-\d+\b)"};
+  // The CUDA toolkit's packages: "cuda-toolkit-13-0/unknown,now 13.0.0-1", "ii  cuda-nvcc-12-2 ...",
+  // conda's "cuda-toolkit 12.4.1", and a post's "| CUDA toolkit (nvcc) | 13.1.115 |".
+  RE2 toolkit_package{R"((?:^|[\s'"(\[])cuda-(?:toolkit|nvcc|cudart|runtime|libraries|compiler|command-line-tools)-(\d{1,2})-(\d)\b)"};
+  RE2 conda_toolkit{R"((?:^|[\s'"(\[])cuda-(?:toolkit|nvcc)(?:===?|=|\s+)v?(\d{1,2})\.(\d)\b)"};
+  RE2 toolkit_field{R"((?i)^[-*|#>\s]*CUDA[ _-]?toolkit(?:\s+version)?(?:\s*\([^)|]*\))?\**\s*[:|：=]\s*\**\s*v?(\d{1,2})\.(\d)\b)"};
 };
 
 const Patterns& patterns() {
@@ -271,7 +287,8 @@ constexpr Keyword k_keywords[] = {
     {"ingularity", 3}, {"pptainer", 2},
     {"cudatoolkit", 6}, {"cuda-runtime", 3}, {"cuda-cudart", 3}, {"cuda-python", 3}, {"cuda-bindings", 3},
     {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2},    {"OS build", 3},
-    {"OS Build", 3},   {"/proc/bus/pci", 6}};
+    {"OS Build", 3},   {"/proc/bus/pci", 6}, {"oolkit", 0}, {"nvidia-utils", 7}, {"libnvidia-compute", 12},
+    {"nvidia-dkms", 7}, {"nvidia-kernel", 7}, {"nvidia-headless", 7}, {"kmod-nvidia", 5}, {"drv-nvidia", 4}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 128);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -623,6 +640,9 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
         m_cuda_visible_devices = b.substr(0, 200);
         note(number, fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", *m_cuda_visible_devices));
       }
+    } else if (RE2::PartialMatch(in, p.cvd_empty_prose)) {
+      m_cuda_visible_devices = "";
+      note(number, "CUDA_VISIBLE_DEVICES is set but empty (the text says so)");
     }
   }
   if (contains("onnxruntime") && m_ort_packages.size() < 8 && RE2::PartialMatch(in, p.ort_package, &a, &b)) {
@@ -651,6 +671,7 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_spec_asks_gpu = true;
   }
   read_runtime_package(line, number);
+  read_system_packages(line, number);
   if (!m_torch_cuda && contains("whl/") && RE2::PartialMatch(in, p.index_url, &a)) {
     if (a == "cpu") m_torch_cuda = "";
     else if (auto cuda = cuda_from_tag(a); !cuda.empty()) m_torch_cuda = cuda;
@@ -723,6 +744,38 @@ void ReportReader::read_runtime_package(std::string_view line, std::size_t numbe
   std::string cuda = major_only ? fmt::format("{}.x", major) : fmt::format("{}.{}", major, minor);
   m_package_runtime = PackageRuntime{version, fmt::format("{} (a CUDA {} runtime, line {})", name, cuda, number)};
   note(number, fmt::format("{}: carries a CUDA {} runtime", name, cuda));
+}
+
+// Driver and CUDA toolkit packages a package manager lists as installed. Several driver packages
+// (two branches side by side, or the meta package next to its libraries): the newest is kept, as
+// the one most likely loaded; a driver the text shows running (nvidia-smi) wins over any package.
+void ReportReader::read_system_packages(std::string_view line, std::size_t number) {
+  auto contains = [&](std::string_view w) { return line.find(w) != std::string_view::npos; };
+  const auto& p = patterns();
+  re2::StringPiece in(line.data(), line.size());
+  std::string a, b;
+  if (contains("nvidia")) {
+    std::string version;
+    if (RE2::PartialMatch(in, p.deb_driver_package, &a, &b) && b.starts_with(a)) version = b;
+    else if (RE2::PartialMatch(in, p.rpm_driver_package, &a) || RE2::PartialMatch(in, p.pacman_driver_package, &a)) version = a;
+    auto newer = [&] {
+      auto have = util::parse_version(*m_package_driver), seen = util::parse_version(version);
+      return have && seen && util::compare_versions(*have, *seen) < 0;
+    };
+    if (!version.empty() && (!m_package_driver || newer())) {
+      m_package_driver = version;
+      note(number, "installed driver package " + version);
+    }
+  }
+  if (!m_cuda_toolkit && (contains("oolkit") || contains("cuda-"))) {
+    if ((RE2::PartialMatch(in, p.toolkit_package, &a, &b) || RE2::PartialMatch(in, p.conda_toolkit, &a, &b) ||
+                            RE2::PartialMatch(in, p.toolkit_field, &a, &b))) {
+      if (auto major = util::parse_int(a); major && *major >= 7) {
+        m_cuda_toolkit = a + "." + b;
+        note(number, "CUDA toolkit " + *m_cuda_toolkit + " (package or field)");
+      }
+    }
+  }
 }
 
 // Each path of libcuda.so* / libnvidia-ml.so* in the line: a driver library on that machine (a bare
@@ -957,6 +1010,7 @@ facts::Facts ReportReader::facts() const {
   if (m_windows && !m_wsl) f.meta.os_pretty_name = std::string(k_windows_os_name);
   auto& nvml = f.driver.nvml;
   if (m_driver_version) nvml.driver_version = *m_driver_version;
+  else if (m_package_driver) nvml.driver_version = *m_package_driver;
   if (m_driver_cuda) nvml.cuda_driver_version = *m_driver_cuda;
   for (std::size_t i = 0; i < m_gpus.size(); ++i) {
     facts::NvmlDevice d;

@@ -57,6 +57,7 @@ class ReportReader {
   void note(std::size_t line, std::string what);
   void read_driver_libraries(std::string_view line, std::size_t number);
   void read_runtime_package(std::string_view line, std::size_t number);
+  void read_system_packages(std::string_view line, std::size_t number);
   void set_torch(std::string_view version, std::size_t line, std::string_view how);
   void add_gpu(std::string name, std::size_t line, std::string_view how);
   std::optional<std::string> pypi_default(const std::string& version) const;
@@ -65,6 +66,7 @@ class ReportReader {
   void add_readings_about(std::initializer_list<std::string_view> words, std::vector<std::string>& evidence) const;
 
   std::optional<std::string> m_driver_version;
+  std::optional<std::string> m_package_driver;  // the newest installed driver package ("570.158.01")
   std::optional<int> m_driver_cuda;  // 12020
   std::vector<std::string> m_gpus;
   std::map<std::size_t, std::pair<std::uint64_t, std::uint64_t>> m_memory;  // GPU -> used, total bytes

@@ -36,6 +36,33 @@ const facts::FrameworkBuild& torch(const facts::Facts& f) {
   return (*f.framework.environments)[0].builds[0];
 }
 
+TEST(ReportReader, InstalledDriverAndToolkitPackages) {
+  // apt list --installed: two driver branches; the newest is the one kept.
+  auto apt = read_block(
+      "nvidia-driver-550-server/jammy-updates,now 550.163.01-0ubuntu0.22.04.2 amd64 [installed]\n"
+      "nvidia-driver-570-server/jammy-updates,now 570.158.01-0ubuntu0.22.04.1 amd64 [installed,automatic]\n"
+      "cuda-toolkit-13-0/unknown,now 13.0.0-1 amd64 [installed,automatic]\n");
+  EXPECT_EQ(apt.driver.nvml.driver_version.value_or(""), "570.158.01");
+  EXPECT_EQ(apt.environment.libraries.cuda_toolkit_version.value_or(""), "13.0");
+  // dpkg -l, rpm -qa and pacman -Q.
+  EXPECT_EQ(read_block("ii  libnvidia-compute-535:amd64  535.183.01-0ubuntu0.22.04.1  amd64  NVIDIA libcompute package\n")
+                .driver.nvml.driver_version.value_or(""),
+            "535.183.01");
+  EXPECT_EQ(read_block("akmod-nvidia-3:550.78-1.fc40.x86_64\n").driver.nvml.driver_version.value_or(""), "550.78");
+  EXPECT_EQ(read_block("nvidia-utils 550.78-1\n").driver.nvml.driver_version.value_or(""), "550.78");
+  // A package whose name and version disagree is not read as the driver.
+  EXPECT_FALSE(read_block("ii  nvidia-utils-535  470.82.01-0ubuntu1  amd64\n").driver.nvml.driver_version.known());
+  // nvidia-smi's banner wins over a package, whichever comes first.
+  auto both = read_block("ii  nvidia-driver-535  535.183.01-0ubuntu1  amd64\n"
+                         "| NVIDIA-SMI 550.54.15    Driver Version: 550.54.15    CUDA Version: 12.4 |\n");
+  EXPECT_EQ(both.driver.nvml.driver_version.value_or(""), "550.54.15");
+  // The toolkit as conda and a post's table show it.
+  EXPECT_EQ(read_block("cuda-toolkit              12.4.1               0    nvidia\n").environment.libraries.cuda_toolkit_version.value_or(""),
+            "12.4");
+  EXPECT_EQ(read_block("| CUDA toolkit (pixi/nvcc) | 13.1.115 |\n").environment.libraries.cuda_toolkit_version.value_or(""), "13.1");
+  EXPECT_FALSE(read_block("I installed the CUDA toolkit yesterday\n").environment.libraries.cuda_toolkit_version.known());
+}
+
 TEST(ReportReader, Wsl1AsPeopleShowIt) {
   for (std::string_view text : {"I'm on WSL1 with Ubuntu 20.04\n",
                                 "Linux PC 4.4.0-19041-Microsoft #488-Microsoft Mon Sep 01 13:43:00 PST 2020 x86_64\n",
