@@ -628,6 +628,14 @@ void Analyzer::on_assignment(Node n) {
     Node key = left.field(Field::subscript);
     auto var = string_value(key);
     if ((obj == "os.environ") && var && right.valid()) check_env_assignment(*var, right, n);
+    // `out["input_ids"] = torch.tensor(ids)` into a dict made here: the dict carries host tensors, as
+    // a tokenizer's output does.
+    if (right.valid() && left.field(Field::value).is(NodeKind::identifier)) {
+      if (Symbol* d = lookup(left.field(Field::value).text()); d != nullptr && d->dict_literal) {
+        Symbol v = infer(right);
+        if (v.made_on_host() && (v.sized || !v.maybe_number) && !v.zero_dim) d->holds_host_tensors = true;
+      }
+    }
     return;
   }
   if (right.valid() && left.is(NodeKind::attribute)) check_lazy_cache_attribute(left, right);
@@ -687,6 +695,14 @@ void Analyzer::on_assignment(Node n) {
     return;
   }
   Symbol value = infer(right);
+  // `ids = [[vocab[w] for w in s] for s in batch]`: a list, so torch.tensor(ids) is data, not a number.
+  if (value.kind == Kind::unknown && (right.is(NodeKind::list) || right.is(NodeKind::list_comprehension))) value.sequence = true;
+  if (value.kind == Kind::unknown && (right.is(NodeKind::dictionary) ||
+                                      (right.is(NodeKind::call) && right.field(Field::function).text() == "dict" &&
+                                       right.field(Field::arguments).named_count() == 0))) {
+    value.dict_literal = true;
+  }
+
   // `s = self.states[idx][-n:]`: a slice is data (an element, `models[0]`, may be a model).
   if (value.kind == Kind::unknown && right.is(NodeKind::subscript) &&
       right.text().substr(right.field(Field::value).text().size()).find(':') != std::string_view::npos) {

@@ -405,7 +405,63 @@ bool Analyzer::bound_for_host(Node n) const {
   return false;
 }
 
+// `self.model.text_features(ids)` / `model.encode(ids)`: a method of a model moved to the device, given
+// a tensor (or a dict of them) made here on the host from data. Methods that do not run the model
+// (placement, state, hooks) and generate() (judged with the Hugging Face rules) are not read; nor is a
+// method that this file defines to move its inputs itself.
+void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, std::string_view method) {
+  if (!object.is(NodeKind::identifier) && !object.is(NodeKind::attribute)) return;
+  static constexpr std::string_view k_not_forward[] = {
+      "to", "cuda", "cpu", "half", "float", "double", "bfloat16", "type", "eval", "train", "parameters",
+      "named_parameters", "buffers", "named_buffers", "modules", "named_modules", "children", "named_children",
+      "state_dict", "load_state_dict", "apply", "register_buffer", "register_parameter", "register_forward_hook",
+      "register_forward_pre_hook", "register_full_backward_hook", "register_backward_hook", "zero_grad",
+      "requires_grad_", "add_module", "get_submodule", "save_pretrained", "resize_token_embeddings",
+      "set_input_embeddings", "tie_weights", "generate", "compile", "share_memory", "fuse", "save", "load",
+      "forward", "__call__"};
+  if (std::find(std::begin(k_not_forward), std::end(k_not_forward), method) != std::end(k_not_forward)) return;
+  if (m_ff.framework_moves_batches) return;
+  const Symbol* model = lookup(object.text());
+  if (model == nullptr || model->weightless || model->placement != Placement::accelerator ||
+      (model->kind != Kind::module && model->kind != Kind::hf_model)) {
+    return;
+  }
+  const std::string def = "def " + std::string(method) + "(";
+  if (auto at = m_src.text.find(def); at != std::string::npos) {
+    auto next = m_src.text.find("\n    def ", at + def.size());
+    auto body = std::string_view(m_src.text).substr(at, next == std::string::npos ? std::string::npos : next - at);
+    if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
+        body.find("device") != std::string_view::npos) {
+      return;
+    }
+  }
+  Node args = call.field(Field::arguments);
+  for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+    Node arg = args.named(i);
+    if (arg.is(NodeKind::keyword_argument)) arg = arg.field(Field::value);
+    if (arg.is(NodeKind::dictionary_splat) || arg.is(NodeKind::list_splat)) arg = arg.named_count() ? arg.named(0) : Node();
+    if (arg.is(NodeKind::subscript)) arg = arg.field(Field::value);
+    if (!arg.is(NodeKind::identifier)) continue;
+    Symbol* b = lookup(arg.text());
+    if (b == nullptr || b->reported || b->row < 0) continue;
+    const bool host_encoding = b->kind == Kind::encoding && b->made_here && b->placement == Placement::host;
+    if (!host_encoding && !(b->made_on_host() && (b->sized ? !b->from_param : !b->maybe_number))) continue;
+    b->reported = true;
+    // Reported where it is made, where the move belongs.
+    emit_at(RuleId::inputs_not_moved, b->row, b->column,
+         fmt::format("`{}` is made on the CPU here and given to `{}.{}()` at {}, a method of a model that {}", arg.text(),
+                     object.text(), method, where(call.row()),
+                     model->moved_row >= 0 ? fmt::format("was moved to the device at {}", where(model->moved_row))
+                                           : std::string("is on the device")),
+         {snippet(call, 80)},
+         host_encoding ? fmt::format("{0} = {{k: v.to(device) for k, v in {0}.items()}}", arg.text())
+                       : fmt::format("{} = {}.to(device)", arg.text(), arg.text()));
+    return;
+  }
+}
+
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
+  check_host_input_to_moved_model_method(call, object, method);
   if (method == "generate" && (object.is(NodeKind::attribute) || object.is(NodeKind::identifier))) {
     if (const Symbol* m = lookup(object.text()); m != nullptr && m->is_parameter) note_host_feed(object.text(), call);
   }

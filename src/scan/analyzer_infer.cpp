@@ -496,8 +496,11 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     const bool sequence_call = first.is(NodeKind::call) && (first.field(Field::function).text() == "list" ||
                                                             first.field(Field::function).text() == "tuple" ||
                                                             first.field(Field::function).text() == "sorted");
+    // torch.tensor(ids) of a name bound to a list here: data as well.
+    const Symbol* bound = first.is(NodeKind::identifier) ? lookup(first.text()) : nullptr;
+    const bool sequence_name = bound != nullptr && bound->sequence;
     if (last == "tensor" && !first.is(NodeKind::list) && !first.is(NodeKind::tuple) &&
-        !first.is(NodeKind::list_comprehension) && !sequence_call) {
+        !first.is(NodeKind::list_comprehension) && !sequence_call && !sequence_name) {
       out.maybe_number = true;
     }
     if (!dev.valid() && has_splat(call)) {  // **factory_kwargs may carry the device

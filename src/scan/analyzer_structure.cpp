@@ -511,6 +511,14 @@ void Analyzer::on_return(Node n) {
   check_return_of_mapped_load(n.named(0));
   check_host_return_in_placing_class(n.named(0));
   Symbol s = infer(n.named(0));
+  // A dict this function filled with host tensors made from data: returned like a tokenizer's output.
+  if (n.named(0).is(NodeKind::identifier)) {
+    if (const Symbol* d = lookup(n.named(0).text()); d != nullptr && d->dict_literal && d->holds_host_tensors) {
+      s.kind = Kind::encoding;
+      s.placement = Placement::host;
+      s.made_here = true;
+    }
+  }
   // A module, a tensor the function makes on the host from sizes (a helper that builds a mask), or
   // a tokenizer's encoding (a method that encodes the prompt). Methods are known as `self.name`.
   // A factory sized by the function's arguments (`torch.zeros(n, h, w)`) is on the host whatever

@@ -55,6 +55,9 @@ struct Symbol {
   bool object_ctor = false;       // made by `SomeClass(...)` of a class this file cannot see
   bool from_subscript = false;  // bound from `a[i]` / `a[-n:]` of something unknown: data, not a module
   bool device_choice = false;   // a device chosen for the GPU: `... if cuda else "cpu"`, get_device()
+  bool sequence = false;        // bound to a list or list comprehension: torch.tensor(name) of it is data
+  bool dict_literal = false;    // bound to `{}` / `dict()` in this function
+  bool holds_host_tensors = false;  // such a dict, given host tensors made from data (`out["ids"] = torch.tensor(ids)`)
   int built_row = -1, built_column = -1;  // a function's return value: where it was bound in that function
 
   // A tensor this file made on the host with a factory and no device=.
