@@ -30,8 +30,91 @@ bool Analyzer::called_with_moved_model(std::string_view function) const {
   return found;
 }
 
+// A script-level model that a builder function of this file returns, or that loads a checkpoint,
+// and that nothing ever moves, while another model of the script is moved to the device the script
+// chose for the GPU: the second model runs on the CPU (a predictor that follows its model's device
+// does so silently). Names of the module scope only: a function's model is judged where it is used.
+void Analyzer::check_script_model_left_on_host() {
+  if (m_scopes.empty()) return;
+  const auto& globals = m_scopes.front().symbols;
+  const std::string_view text = m_src.text;
+  const Symbol* mover = nullptr;
+  std::string_view mover_name;
+  for (const auto& [name, s] : globals) {
+    if (s.kind == Kind::module && s.placement == Placement::accelerator && s.moved_row >= 0 && !s.is_parameter &&
+        (mover == nullptr || s.moved_row < mover->moved_row)) {
+      mover = &s;
+      mover_name = name;
+    }
+  }
+  // The first model moved: a model built before it may belong to a part of the script (a lesson's
+  // first section) that runs on the CPU on purpose.
+  if (mover == nullptr) return;
+  // The device it went to is chosen for the GPU (`"cuda" if torch.cuda.is_available() else "cpu"`).
+  bool gpu_choice = false;
+  for (const auto& [name, s] : globals) gpu_choice = gpu_choice || (s.kind == Kind::device && s.device_choice);
+  if (!gpu_choice) return;
+  for (const auto& [name, s] : globals) {
+    if (s.kind != Kind::module || s.placement != Placement::host || s.is_parameter || s.submodule || s.reported ||
+        s.weightless || s.is_loss || s.row <= mover->moved_row || name.find('.') != std::string::npos) {
+      continue;
+    }
+    // Bound by a call of a function of this file (a builder), or filled from a checkpoint.
+    std::size_t bol = 0;
+    for (int r = 0; r < s.row && bol != std::string_view::npos; ++r) {
+      bol = text.find('\n', bol);
+      if (bol != std::string_view::npos) ++bol;
+    }
+    if (bol == std::string_view::npos) continue;
+    std::size_t eol = text.find('\n', bol);
+    std::string_view line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+    auto eq = line.find(" = ");
+    auto paren = line.find('(', eq == std::string_view::npos ? 0 : eq);
+    if (eq == std::string_view::npos || paren == std::string_view::npos) continue;
+    auto callee = util::trim(line.substr(eq + 3, paren - eq - 3));
+    const bool builder = !callee.empty() && callee.find('.') == std::string_view::npos &&
+                         text.find("def " + std::string(callee) + "(") != std::string_view::npos;
+    const bool loaded = text.find(name + ".load_state_dict(") != std::string_view::npos;
+    if (!builder && !loaded) continue;
+    // Never moved, and never handed on with a device or to something that moves what it gets.
+    bool moved = false, used = false;
+    util::for_each_name_use(text.substr(eol == std::string_view::npos ? text.size() : eol), name, [&](std::string_view rest) {
+      used = true;
+      if (rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(") ||
+          rest.starts_with(".half().cuda(")) {
+        moved = true;
+      }
+      auto line_rest = rest.substr(0, rest.find('\n'));
+      if (line_rest.find("device") != std::string_view::npos || line_rest.find("cuda") != std::string_view::npos) moved = true;
+    });
+    if (moved || !used) continue;
+    // A builder that moves the model it builds (`return model.to(device)`) would have placed it.
+    if (builder) {
+      // Its body: up to the next line that starts at the left margin.
+      auto def = text.find("def " + std::string(callee) + "(");
+      std::size_t next = text.find('\n', def);
+      while (next != std::string_view::npos && next + 1 < text.size() &&
+             (text[next + 1] == ' ' || text[next + 1] == '\t' || text[next + 1] == '\n' || text[next + 1] == '#')) {
+        next = text.find('\n', next + 1);
+      }
+      auto body = text.substr(def, next == std::string_view::npos ? std::string_view::npos : next - def);
+      if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
+          body.find("device") != std::string_view::npos) {
+        continue;
+      }
+    }
+    emit_at(RuleId::model_not_moved, s.row, s.column,
+            fmt::format("`{}` is {} and never moved, while `{}` is moved to the device chosen for the GPU at {}: "
+                        "`{}` runs on the CPU (or meets that model's device tensors)",
+                        name, builder ? fmt::format("built by {}()", callee) : std::string("filled from a checkpoint"),
+                        mover_name, where(mover->moved_row), name),
+            {}, fmt::format("{} = {}.to(device)", name, name));
+  }
+}
+
 void Analyzer::finish() {
   report_handed_modules();
+  check_script_model_left_on_host();
   for (const auto& [index, function] : m_made_in_plain_function) {
     auto it = m_calls_host_only.find(function);
     if (it != m_calls_host_only.end() && it->second) m_dropped.insert(index);

@@ -465,6 +465,7 @@ class Analyzer {
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
   static const Handed* handed_argument(const CtorCall& c, const HandedModule& h);
   void report_handed_modules();
+  void check_script_model_left_on_host();
 };
 
 }  // namespace gpudoctor::scan
