@@ -1598,6 +1598,23 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "cuda-toolkit-XX-Y from NVIDIA's wsl-ubuntu repository (not the `cuda` or `cuda-drivers` packages), then "
           "wsl --shutdown");
     }
+    // cuInit (the driver API, which numba, Taichi and XLA call themselves) finds no device under WSL 2
+    // while nvidia-smi sees the GPU: the process loaded a libcuda.so that is not WSL's (a Linux driver
+    // package's, a toolkit's compat or stub copy, conda's), found before /usr/lib/wsl/lib.
+    static const RE2 k_cuinit_no_device(
+        R"re(CUDA_ERROR_NO_DEVICE|cuda\.detect\(\)[^\n]*no (?:CUDA )?devices? (?:can be |could be |was |were )?found)re");
+    if (auto shown = first_line_matching(head, k_cuinit_no_device)) {
+      return cause_at_line(
+          "wsl.linux_driver_installed", facts::Layer::environment,
+          "Likely cause: the process loaded a libcuda.so that is not WSL's. Under WSL 2 the CUDA driver is "
+          "/usr/lib/wsl/lib/libcuda.so.1, served by the Windows driver; a libcuda found before it (from a Linux "
+          "driver package, the CUDA toolkit's compat or stubs directory, or a conda package) answers cuInit with no "
+          "device, while nvidia-smi, which is WSL's own, still shows the GPU.",
+          *shown, "rests on: cuInit finds no device in a post about WSL",
+          "Find which libcuda is loaded (ldconfig -p | grep libcuda; ls -l /usr/lib/x86_64-linux-gnu/libcuda.so*); put "
+          "WSL's first (export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH; for numba also "
+          "NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1), and remove any Linux NVIDIA driver packages inside WSL");
+    }
     // A GPU in the TCC driver model (datacenter cards such as the H100 PCIe or A100, or a Quadro
     // switched to TCC): WSL's GPU paravirtualisation only passes WDDM devices to a distribution.
     static const RE2 k_tcc(R"re(\bTCC\b)re");

@@ -52,6 +52,21 @@ TEST(ExplainLikely, SymptomInEachLanguageNamesTheFrameworksCommonCause) {
   EXPECT_EQ(likely_id("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'"), "torch.cpu_only_build");
 }
 
+TEST(ExplainLikely, CuInitWithoutADeviceUnderWslIsALibcudaOtherThanWsls) {
+  const facts::Facts none;
+  auto wsl = situation_cause(
+      "Windows 11, WSL2: nvidia-smi shows the GPU\n"
+      "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in "
+      "CUDA_ERROR_NO_DEVICE (100)\n",
+      none);
+  ASSERT_TRUE(wsl.has_value());
+  EXPECT_EQ(wsl->id, "wsl.linux_driver_installed");
+  EXPECT_NE(wsl->fix.find("/usr/lib/wsl/lib"), std::string::npos);
+  // The same message on a Linux machine is not about WSL's libcuda.
+  auto native = situation_cause("Ubuntu 22.04\nCall to cuInit results in CUDA_ERROR_NO_DEVICE (100)\n", none);
+  EXPECT_TRUE(!native.has_value() || native->id != "wsl.linux_driver_installed");
+}
+
 TEST(ExplainLikely, ADockerPostWhoseGpuIsNotRecognisedWasStartedWithoutIt) {
   EXPECT_EQ(likely_id("Gpu isnt recognized after install . Docker ."), "container.no_gpu");
   EXPECT_NE(likely_id("Gpu isnt recognized after install on Ubuntu"), "container.no_gpu") << "no container named";

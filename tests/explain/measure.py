@@ -61,6 +61,8 @@ SAME_CAUSE = [
     {"gpu.ecc_uncorrectable", "log.ecc_uncorrectable"},
     # nvidia-smi's "couldn't communicate with the NVIDIA driver": the module is not loaded.
     {"driver.module_not_loaded", "log.no_nvidia_driver"},
+    # The live check's trigger is a libcuda outside /usr/lib/wsl under WSL: the wrong libcuda loaded.
+    {"wsl.linux_driver_installed", "wsl.wrong_libcuda_loaded"},
     {"toolchain.lib_unresolved", "log.cuda_library_missing"},
     {"gpu.bf16_unsupported", "log.bf16_unsupported"},
     {"vllm.arch_unsupported", "log.vllm_arch_unsupported"},
