@@ -187,6 +187,11 @@ class Analyzer {
   Node inline_host_data_factory(Node e);
   bool is_cuda_tensor_type(Node expr) const;
   bool runtime_helper(Node call);
+  // A factory result bound to a name that the function later joins with what it computes from its
+  // inputs: torch.cat/stack beside other tensors, or a submodule called with it (`self.emb(token)`).
+  // (Values stored into it, `rhs[:, i] = ...`, copy across devices silently: not a join.)
+  bool joined_later(Node call) const;
+  void index_name_uses(Node fn) const;
   bool moved_later_by_name(Node call) const;
   // Moved as soon as it is made, maybe after a reshape (`torch.zeros(n).view(1, -1).to(x.device)`), or
   // made as an argument of a call that also gets a device (`to_device(torch.ones(n), x.device)`).

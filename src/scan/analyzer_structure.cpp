@@ -209,6 +209,73 @@ bool Analyzer::runtime_helper(Node call) {
 // `chars = torch.LongTensor(ids)` and, later in the same function, `chars.cuda()`,
 // `chars.to(device)` or `Variable(chars).cuda()`: the tensor is moved before it meets the module's
 // (a host copy of list data cannot be avoided). Any later use of the name moved that way counts.
+// The uses of every name of the function (whole words, not attributes), indexed once per function:
+// a function with thirty thousand factories is not searched once per factory.
+void Analyzer::index_name_uses(Node fn) const {
+  if (m_name_uses_function == fn.start_byte()) return;
+  auto body = fn.text();
+  m_name_uses_function = fn.start_byte();
+  m_name_uses.clear();
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::size_t i = 0; i < body.size();) {
+    if (!word(body[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < body.size() && word(body[j])) ++j;
+    if (i == 0 || body[i - 1] != '.') m_name_uses[body.substr(i, j - i)].push_back(j);
+    i = j;
+  }
+}
+
+bool Analyzer::joined_later(Node call) const {
+  // The statement that binds it, through arithmetic (`rhs = torch.ones(lhs.shape) * -big`).
+  Node value = call, p = call.parent();
+  for (int guard = 0; guard < 8 && (p.is(NodeKind::binary_operator) || p.is(NodeKind::parenthesized_expression) ||
+                                    p.is(NodeKind::unary_operator));
+       ++guard) {
+    value = p;
+    p = p.parent();
+  }
+  if (!p.is(NodeKind::assignment) || p.field(Field::right) != value || m_function_nodes.empty()) return false;
+  Node left = p.field(Field::left);
+  if (!left.is(NodeKind::identifier)) return false;
+  const auto name = left.text();
+  Node fn = m_function_nodes.back();
+  index_name_uses(fn);
+  auto body = fn.text();
+  const std::size_t from = std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte());
+  auto uses = m_name_uses.find(name);
+  if (uses == m_name_uses.end()) return false;
+  for (auto it = std::lower_bound(uses->second.begin(), uses->second.end(), from + name.size()); it != uses->second.end(); ++it) {
+    const std::size_t end = *it, start = end - name.size();
+    std::size_t bol = body.rfind('\n', start);
+    bol = bol == std::string_view::npos ? 0 : bol + 1;
+    auto before = body.substr(bol, start - bol);
+    auto rest = body.substr(end, body.find('\n', end) == std::string_view::npos ? std::string_view::npos : body.find('\n', end) - end);
+    // Rebound: later uses are of another value.
+    auto trimmed = util::trim(rest);
+    if (util::trim(before).empty() && trimmed.starts_with("=") && !trimmed.starts_with("==")) return false;
+    if ((before.find("torch.cat(") != std::string_view::npos || before.find("torch.stack(") != std::string_view::npos) &&
+        before.find('[') != std::string_view::npos) {
+      return true;
+    }
+    // `self.emb(token)`: a layer of the module, on the module's device.
+    auto b = util::trim(before);
+    if (b.ends_with("(")) {
+      auto head = b.substr(0, b.size() - 1);
+      auto dot = head.rfind("self.");
+      if (dot != std::string_view::npos && head.substr(dot + 5).find_first_not_of(
+                                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                                                std::string_view::npos) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool Analyzer::moved_later_by_name(Node call) const {
   Node p = call.parent();
   if (!p.is(NodeKind::assignment) || p.field(Field::right) != call || m_function_nodes.empty()) return false;
@@ -218,23 +285,7 @@ bool Analyzer::moved_later_by_name(Node call) const {
   Node fn = m_function_nodes.back();
   auto body = fn.text();
   const std::size_t from = std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte());
-  // The uses of every name of the function (whole words, not attributes), indexed once per function:
-  // a function with thirty thousand factories is not searched once per factory.
-  if (m_name_uses_function != fn.start_byte()) {
-    m_name_uses_function = fn.start_byte();
-    m_name_uses.clear();
-    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
-    for (std::size_t i = 0; i < body.size();) {
-      if (!word(body[i])) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < body.size() && word(body[j])) ++j;
-      if (i == 0 || body[i - 1] != '.') m_name_uses[body.substr(i, j - i)].push_back(j);
-      i = j;
-    }
-  }
+  index_name_uses(fn);
   auto uses = m_name_uses.find(name);
   if (uses == m_name_uses.end()) return false;
   for (auto it = std::lower_bound(uses->second.begin(), uses->second.end(), from + name.size()); it != uses->second.end(); ++it) {
@@ -1103,7 +1154,9 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
                      "inputs may be on the GPU",
                      q, function_name()),
          {snippet(call, 80)}, fmt::format("{}(..., device=x.device) for an input x", q));
-    if (!gpu) f.severity = facts::Severity::info;
+    // Joined with what forward() computes from its inputs: on a GPU that fails, whether or not this file
+    // names one.
+    if (!gpu && !joined_later(call)) f.severity = facts::Severity::info;
     return;
   }
   // Shaped like an input and computed with in arithmetic (`mu + sigma * torch.randn(mu.shape)`):
@@ -1133,7 +1186,7 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
                    "that input may be on the GPU (\"Expected all tensors to be on the same device\", or a silent copy)",
                    q),
        {snippet(call, 80)}, shaped_factory_fix(q));
-  if (!gpu && !in_arithmetic) f.severity = facts::Severity::info;
+  if (!gpu && !in_arithmetic && !joined_later(call)) f.severity = facts::Severity::info;
 }
 
 void Analyzer::note_list_append(Node call) {

@@ -265,7 +265,10 @@ constexpr ScanRule k_rules[] = {
       "a module class of the file whose forward()/__call__() makes what it returns on the host, when "
       "another module's method combines its output with a tensor (`x + self.positions(n)`); and a method of a module "
       "class that gives its other tensors a device returning a fresh host-made tensor (`return "
-      "nn.Parameter(torch.zeros(1))` as a dummy loss)",
+      "nn.Parameter(torch.zeros(1))` as a dummy loss). In a file that names no GPU such a factory in a module's "
+      "forward() is advice (info), and a warning once the function joins it with what it computes from its inputs "
+      "(torch.cat/stack beside other tensors, or a submodule called with it, `self.emb(token)`): on a GPU that line "
+      "fails whoever moves the module",
       "Create it where the input lives: torch.zeros(n, device=x.device), x.new_zeros(n), torch.zeros_like(x)"}},
     {RuleId::optimizer_state_before_move,
      {"code.optimizer_state_before_move", Layer::code, Severity::error,
