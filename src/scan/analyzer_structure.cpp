@@ -1294,6 +1294,15 @@ void Analyzer::check_joined(Node call, std::string_view q) {
   if (host == nullptr || !input || host->reported) return;
   host->reported = true;
   if (host->built_row >= 0) {  // `pos = coord_channels(img.shape)`: the helper made it on the host
+    // The helper's own factory, reported as advice where it was made (a file that names no GPU): joined
+    // here with what the function computes from its input, it is a warning there too.
+    for (std::size_t i = 0; i < m_out.findings.size(); ++i) {
+      auto& f = m_out.findings[i];
+      if (m_positions[i].first == host->built_row && f.severity == facts::Severity::info &&
+          f.id == rule(RuleId::tensor_created_without_device).info.id) {
+        f.severity = facts::Severity::warning;
+      }
+    }
     emit(RuleId::tensor_created_without_device, call,
          fmt::format("`{}` comes from a function that makes it on the CPU (no device=, at {}) and is joined here with "
                      "tensors computed from the function's input, which may be on the GPU",

@@ -36,3 +36,20 @@ class Scorer(nn.Module):
         for i in range(n):
             scores[i] = self.proj(items[i]).squeeze()
         return scores.softmax(0)
+
+
+# A helper of the module makes the first state; forward() joins it with the input.
+class NodeCell(nn.Module):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.dim = dim
+        self.update = nn.Linear(2 * dim, dim)
+
+    def _first_state(self, feats, state):
+        if state is None:
+            state = torch.zeros(feats.shape[0], self.dim)  # expect: code.tensor_created_without_device=warning
+        return state
+
+    def forward(self, feats, state=None):
+        state = self._first_state(feats, state)
+        return torch.tanh(self.update(torch.cat([feats, state], dim=1)))  # expect: code.tensor_created_without_device
