@@ -1153,7 +1153,7 @@ std::optional<facts::Finding> host_setup_cause(std::string_view head, const fact
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   // An OpenCL program that finds no platform at all: no vendor runtime is registered, whatever the GPU.
   static const RE2 k_no_opencl_platform(
-      R"re((?i)CL_PLATFORM_NOT_FOUND_KHR|clGetPlatformIDs\W[^\n]{0,40}-1001\b|no (?:valid )?opencl platforms? (?:was |were )?(?:found|available|detected)|Number of platforms\s+0\b)re");
+      R"re((?i)CL_PLATFORM_NOT_FOUND_KHR|clGetPlatformIDs\W[^\n]{0,40}-1001\b|get opencl platforms?\W[^\n]{0,20}-1001\b|no (?:valid )?opencl platforms? (?:was |were )?(?:found|available|detected)|Number of platforms\s+0\b)re");
   if (auto shown = first_line_matching(head, k_no_opencl_platform)) {
     return catalogued_cause("opencl.icd_missing",
                             "Likely cause: no OpenCL runtime is installed for the GPU. The OpenCL loader finds no "
