@@ -682,7 +682,10 @@ void Analyzer::on_assignment(Node n) {
     }
     std::vector<Symbol> values;
     if (right.is(NodeKind::expression_list) || right.is(NodeKind::tuple)) {
-      for (std::uint32_t i = 0; i < right.named_count(); ++i) values.push_back(infer(right.named(i)));
+      for (std::uint32_t i = 0; i < right.named_count(); ++i) {
+        values.push_back(infer(right.named(i)));
+        values.back().model_output = from_model_output(right.named(i));
+      }
       // `self.model, self.tok = model, tokenizer`
       for (std::uint32_t i = 0; i < right.named_count() && i < left.named_count(); ++i) {
         if (!left.named(i).is(NodeKind::attribute)) continue;
@@ -695,6 +698,7 @@ void Analyzer::on_assignment(Node n) {
     return;
   }
   Symbol value = infer(right);
+  value.model_output = from_model_output(right);
   // `ids = [[vocab[w] for w in s] for s in batch]`: a list, so torch.tensor(ids) is data, not a number.
   if (value.kind == Kind::unknown && (right.is(NodeKind::list) || right.is(NodeKind::list_comprehension))) value.sequence = true;
   if (value.kind == Kind::unknown && (right.is(NodeKind::dictionary) ||

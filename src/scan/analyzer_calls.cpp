@@ -158,10 +158,105 @@ void Analyzer::check_dropped_device_argument(Node call) {
        {snippet(call, 80)}, fmt::format("pass it on: {}(..., {}=...)", it->first, dp.name));
 }
 
+// What a module on the device computed, through its fields, slices and shape methods
+// (`lm(**enc).logits[:, :-1].contiguous()`), or a name bound to it.
+bool Analyzer::from_model_output(Node e) {
+  for (int guard = 0; guard < 16 && e.valid(); ++guard) {
+    if (e.is(NodeKind::identifier)) {
+      const Symbol* s = lookup(e.text());
+      return s != nullptr && s->model_output;
+    }
+    if (e.is(NodeKind::subscript)) {
+      e = e.field(Field::value);
+      continue;
+    }
+    if (e.is(NodeKind::attribute)) {
+      auto field = e.field(Field::attribute).text();
+      if (field != "logits" && field != "last_hidden_state" && field != "pooler_output" && field != "hidden_states" &&
+          field != "loss" && field != "T") {
+        return false;
+      }
+      e = e.field(Field::object);
+      continue;
+    }
+    if (!e.is(NodeKind::call)) return false;
+    Node fn = e.field(Field::function);
+    if (fn.is(NodeKind::attribute)) {
+      auto m = fn.field(Field::attribute).text();
+      if (m == "view" || m == "reshape" || m == "contiguous" || m == "float" || m == "half" || m == "clone" ||
+          m == "squeeze" || m == "unsqueeze" || m == "permute" || m == "transpose" || m == "flatten" ||
+          m == "log_softmax" || m == "softmax" || m == "detach") {
+        e = fn.field(Field::object);
+        continue;
+      }
+    }
+    if (!fn.is(NodeKind::identifier) && !fn.is(NodeKind::attribute)) return false;
+    const Symbol* callee = lookup(fn.text());
+    return callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model) && !callee->is_loss &&
+           callee->placement == Placement::accelerator;
+  }
+  return false;
+}
+
+// A loss (torch.nn.functional's, or a loss module) given a model's output on the device and targets
+// made here on the host, most often a field of a tokenizer's encoding whose moved copy was handed to
+// the model only (`lm(**{k: v.to(dev) ...})`, then `target = enc["input_ids"]`).
+void Analyzer::check_loss_operands(Node call, std::string_view q) {
+  static constexpr std::string_view k_losses[] = {
+      "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+      "smooth_l1_loss", "huber_loss", "kl_div", "soft_margin_loss", "multilabel_soft_margin_loss"};
+  bool loss = false;
+  if (starts_with_package(q, "torch.nn.functional")) {
+    loss = std::find(std::begin(k_losses), std::end(k_losses), last_component(q)) != std::end(k_losses);
+  } else if (Node fn = call.field(Field::function); fn.is(NodeKind::identifier) || fn.is(NodeKind::attribute)) {
+    const Symbol* callee = lookup(fn.text());
+    loss = callee != nullptr && callee->kind == Kind::module && callee->is_loss;
+  }
+  if (!loss || m_ff.framework_moves_batches) return;
+  Node a = positional(call, 0), b = positional(call, 1);
+  if (!a.valid() || !b.valid()) return;
+  Symbol sa = infer(a), sb = infer(b);
+  sa.model_output = sa.model_output || from_model_output(a);
+  sb.model_output = sb.model_output || from_model_output(b);
+  auto on_device = [](const Symbol& s) {
+    return (s.kind == Kind::tensor && s.placement == Placement::accelerator) || s.model_output;
+  };
+  auto on_host = [](const Symbol& s) { return s.made_on_host() && !s.zero_dim && (s.sized ? !s.from_param : !s.maybe_number); };
+  Node host;
+  if (on_device(sa) && on_host(sb)) host = b;
+  if (on_device(sb) && on_host(sa)) host = a;
+  if (!host.valid()) return;
+  // The names under the fields, slices and shape methods: `target` of `target.view(-1)`.
+  auto root = [](Node n) {
+    while (n.valid() && !n.is(NodeKind::identifier) &&
+           (n.is(NodeKind::call) || n.is(NodeKind::attribute) || n.is(NodeKind::subscript))) {
+      n = n.is(NodeKind::call) ? n.field(Field::function) : n.is(NodeKind::attribute) ? n.field(Field::object) : n.field(Field::value);
+    }
+    return n;
+  };
+  Node named = root(host), other = root(host == a ? b : a);
+  if (named.valid() && named.is(NodeKind::identifier)) {
+    Symbol* s = lookup(named.text());
+    if (s != nullptr) {
+      if (s->reported) return;
+      s->reported = true;
+    }
+  }
+  const bool names = named.valid() && named.is(NodeKind::identifier) && other.valid() && other.is(NodeKind::identifier);
+  emit(RuleId::inputs_not_moved, host,
+       fmt::format("The loss gets `{}`, made on the CPU, with `{}`, which a model on the device computed: \"Expected all "
+                   "tensors to be on the same device\"",
+                   snippet(host, 40), snippet(host == a ? b : a, 40)),
+       {snippet(call, 80)},
+       names ? fmt::format("{0} = {0}.to({1}.device) before the loss", named.text(), other.text())
+             : std::string("move the targets to the output's device before the loss"));
+}
+
 void Analyzer::on_call(Node call) {
   Node fn = call.field(Field::function);
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
+  check_loss_operands(call, q);
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
   // A factory given a device that is not the CPU: this function places its tensors by hand.

@@ -466,6 +466,8 @@ class Analyzer {
   std::vector<HostFeed> m_host_feeds;
   void note_host_feed(std::string_view callee_name, Node call);
   void check_host_input_to_moved_model_method(Node call, Node object, std::string_view method);
+  void check_loss_operands(Node call, std::string_view q);
+  bool from_model_output(Node e);
   void note_handed_module(Node left, Node right);
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
   static const Handed* handed_argument(const CtorCall& c, const HandedModule& h);
