@@ -30,7 +30,9 @@ bool comment_says_it_fails(std::string_view text) {
     std::string_view comment = line.substr(hash);
     for (std::string_view phrase : {"will error", "will fail", "will raise", "will throw", "this errors", "this fails",
                                     "raises an error", "expect an error", "expected to fail", "error on purpose",
-                                    "intentional error", "will cause an error"}) {
+                                    "intentional error", "will cause an error", "won't work", "will not work",
+                                    "can't transform", "cannot transform", "can't convert", "cannot convert",
+                                    "gives an error", "throws an error"}) {
       if (util::contains_icase(comment, phrase)) return true;
     }
   }
@@ -257,6 +259,9 @@ void Analyzer::on_call(Node call) {
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
   check_loss_operands(call, q);
+  if ((q == "numpy.array" || q == "numpy.asarray") && positional(call, 0).valid()) {
+    check_numpy_of_device_tensor(call, positional(call, 0));
+  }
 
   if (is_announcement(q)) collect_announced(call.field(Field::arguments));
   // A factory given a device that is not the CPU: this function places its tensors by hand.
@@ -555,8 +560,57 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
   }
 }
 
+// `x.numpy()` / `np.array(x)` of a tensor on the device, with no .cpu() between: NumPy cannot read
+// device memory.
+void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
+  for (int guard = 0; guard < 16 && data.valid(); ++guard) {
+    if (data.is(NodeKind::attribute) && data.field(Field::attribute).text() == "data") {
+      data = data.field(Field::object);
+      continue;
+    }
+    if (!data.is(NodeKind::call) || !data.field(Field::function).is(NodeKind::attribute)) break;
+    auto m = data.field(Field::function).field(Field::attribute).text();
+    if (m == "cpu" || m == "to" || m == "item" || m == "tolist") return;
+    if (m != "detach" && m != "squeeze" && m != "unsqueeze" && m != "flatten" && m != "view" && m != "reshape" &&
+        m != "float" && m != "double" && m != "long" && m != "int" && m != "contiguous" && m != "clone" &&
+        m != "permute" && m != "transpose" && m != "argmax" && m != "softmax" && m != "sigmoid") {
+      return;
+    }
+    data = data.field(Field::function).field(Field::object);
+  }
+  if (!data.valid()) return;
+  Symbol s = infer(data);
+  const bool on_device = (s.kind == Kind::tensor && s.placement == Placement::accelerator) || from_model_output(data);
+  if (!on_device) return;
+  // A lesson that shows the error on purpose ("# this will error"), on the line or the one above.
+  {
+    const std::string_view text = m_src.text;
+    std::size_t bol = text.rfind('\n', call.start_byte());
+    if (bol != std::string_view::npos && bol > 0) bol = text.rfind('\n', bol - 1);
+    bol = bol == std::string_view::npos ? 0 : bol + 1;
+    std::size_t eol = text.find('\n', call.end_byte());
+    if (comment_says_it_fails(text.substr(bol, (eol == std::string_view::npos ? text.size() : eol) - bol))) return;
+  }
+  Node named = data;
+  while (named.valid() && (named.is(NodeKind::subscript) || named.is(NodeKind::call))) {
+    named = named.is(NodeKind::subscript) ? named.field(Field::value) : Node();
+  }
+  if (named.valid() && (named.is(NodeKind::identifier) || named.is(NodeKind::attribute))) {
+    if (Symbol* sym = lookup(named.text())) {
+      if (sym->numpy_reported) return;
+      sym->numpy_reported = true;
+    }
+  }
+  emit(RuleId::numpy_of_device_tensor, call,
+       fmt::format("`{}` is on the device here, and NumPy cannot read device memory: \"TypeError: can't convert "
+                   "cuda:0 device type tensor to numpy\"",
+                   snippet(data, 40)),
+       {snippet(call, 80)}, fmt::format("{}.detach().cpu().numpy()", snippet(data, 40)));
+}
+
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   check_host_input_to_moved_model_method(call, object, method);
+  if (method == "numpy" && call.field(Field::arguments).named_count() == 0) check_numpy_of_device_tensor(call, object);
   if (method == "generate" && (object.is(NodeKind::attribute) || object.is(NodeKind::identifier))) {
     if (const Symbol* m = lookup(object.text()); m != nullptr && m->is_parameter) note_host_feed(object.text(), call);
   }

@@ -310,6 +310,14 @@ constexpr ScanRule k_rules[] = {
       "call of a function of the file that leaves its `cuda=True` (use_cuda, gpu) flag at the default while that "
       "function moves values with .cuda() under it, in a file that chooses the CPU when CUDA is missing",
       "Use the chosen device: x.to(device) (or self.device, args.device) instead of x.cuda() or \"cuda\""}},
+    {RuleId::numpy_of_device_tensor,
+     {"code.numpy_of_device_tensor", Layer::code, Severity::error,
+      "A tensor on the GPU is turned into a NumPy array without .cpu()",
+      "x.numpy() (also through .detach(), .data, .squeeze() and the like), np.array(x) or np.asarray(x) of a tensor "
+      "this file put on a device (moved with .to(device)/.cuda() or made with device=) or of what a model moved to the "
+      "device computed from it (`model(x).detach().numpy()`), with no .cpu() on the way: \"TypeError: can't convert "
+      "cuda:0 device type tensor to numpy\"",
+      "Copy it to the host first: x.detach().cpu().numpy()"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

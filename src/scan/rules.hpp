@@ -39,6 +39,7 @@ enum class RuleId {
   default_gpu_from_input,
   load_without_map_location,
   cuda_ignores_device,
+  numpy_of_device_tensor,
   k_count
 };
 
