@@ -158,8 +158,28 @@ bool requests_gpu(std::string_view command) {
   return false;
 }
 
+// The device nodes passed by hand (`docker run --device /dev/nvidia0 ...`) and nothing that brings the
+// driver's user-space libraries in: CUDA images carry no driver; the NVIDIA runtime mounts the host's.
+bool devices_without_driver(std::string_view command) {
+  if (command.find("/dev/nvidia") == std::string_view::npos || command.find("--device") == std::string_view::npos) {
+    return false;
+  }
+  for (std::string_view flag : {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "NVIDIA_VISIBLE_DEVICES",
+                                "nvidia-docker", " --nv", "libcuda", "/usr/lib", "-v /usr", "--volume"}) {
+    if (command.find(flag) != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 void check_container_no_gpu(const Facts& f, FindingSink& out) {
   const auto& e = f.environment;
+  if (e.container.launch_command && devices_without_driver(*e.container.launch_command)) {
+    out.emit("The container gets the GPU's device nodes by hand but not the driver: CUDA images carry no driver "
+             "library, and only the NVIDIA container runtime (--gpus) mounts the host's libcuda and nvidia-smi, so "
+             "the CUDA runtime inside finds no usable driver (often error 35, \"driver version is insufficient\").",
+             {"started with: " + *e.container.launch_command, "--device /dev/nvidia* without --gpus or --runtime=nvidia"});
+    return;
+  }
   if (e.container.launch_command && !requests_gpu(*e.container.launch_command)) {
     out.emit("The container was started without the GPU: its run command asks for none, so no GPU, no driver library "
              "and no nvidia-smi is passed in.",
@@ -634,7 +654,9 @@ const Check k_checks[] = {
     {{"container.no_gpu", Layer::environment, Severity::error, "Container started without the GPU",
       "inside a container, no /dev/nvidia* and no driver libraries, while the host GPU is visible in /sys or "
       "NVIDIA_VISIBLE_DEVICES asks for one; or (explain) the docker/podman run command, compose file or Kubernetes "
-      "manifest shown asks for no GPU, or a post about a container shows no GPU inside it (nvidia-smi not found, "
+      "manifest shown asks for no GPU, or passes /dev/nvidia* with --device and nothing that brings the driver's "
+      "libraries (no --gpus, --runtime=nvidia or mount of them), or a post about a container shows no GPU inside it "
+      "(nvidia-smi not found, "
       "`Devices: []`, vLLM's \"Failed to infer device type\", libcuda.so.1 missing when the text is not about "
       "driver capabilities), or states only that the GPU is not used there",
       k_container_fix},

@@ -192,6 +192,11 @@ int run_explain(const ExplainOptions& o) {
     if (auto vendor = vendor_cause(head, reader.facts())) {
       report.findings.front().explained_by.push_back(vendor->id);
       report.findings.insert(report.findings.begin(), std::move(*vendor));
+    } else if (report.findings.front().id == "log.driver_too_old") {
+      if (auto updated = updated_without_reboot_cause(head)) {
+        report.findings.front().explained_by.push_back(updated->id);
+        report.findings.insert(report.findings.begin(), std::move(*updated));
+      }
     }
   } else if (restates_symptom(report.findings.front().id)) {
     // The message is the symptom, said by the program: the common cause of it comes first, as a guess.

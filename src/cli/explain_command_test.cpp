@@ -222,6 +222,18 @@ TEST_F(ExplainCommand, VersionReasoningOnNativeWindowsAndAContainerWithoutGpus) 
   Result nv = run("explain --json < " + write_file("explain_sif_nv.md", "$ singularity exec --nv train.sif python3 train.py\n"));
   auto nv_json = nlohmann::json::parse(nv.out);  // kept alive: the loop runs over a part of it
   for (const auto& f : nv_json.at("findings")) EXPECT_NE(f["id"], "container.no_gpu") << nv.out;
+  // The device nodes passed by hand, without the runtime that mounts the driver's libraries.
+  Result dev = run("explain --json < " + write_file("explain_dev_nodes.md",
+                                                    "$ docker run --device /dev/nvidia0:/dev/nvidia0 --device "
+                                                    "/dev/nvidiactl:/dev/nvidiactl -it nvidia/cuda:12.4.1-devel-ubuntu22.04 bash\n"
+                                                    "cudaGetDeviceCount returned 35\n"));
+  auto dv = nlohmann::json::parse(dev.out);
+  ASSERT_FALSE(dv.at("findings").empty()) << dev.out;
+  EXPECT_EQ(dv["findings"][0]["id"], "container.no_gpu") << dev.out;
+  Result gpus = run("explain --json < " + write_file("explain_dev_gpus.md",
+                                                     "$ docker run --gpus all --device /dev/nvidia0 -it img bash\n"));
+  auto gj = nlohmann::json::parse(gpus.out);
+  for (const auto& f : gj.at("findings")) EXPECT_NE(f["id"], "container.no_gpu") << gpus.out;
 }
 
 // Binary, NUL bytes, invalid UTF-8 and a 20 MB line without a newline: a clear answer, no crash.

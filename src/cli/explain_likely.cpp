@@ -271,6 +271,8 @@ const RE2& symptom() {
       R"(|(?:device ?count|getcudaenableddevicecount|num_gpus\(\))[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
+      // An assertion that the GPU is there (`assert torch.cuda.is_available(), "CPU training is not allowed."`).
+      R"(|assert\s+torch\.cuda\.is_available\(\)|cpu training is not allowed)"
       // libcuda's own "no NVIDIA devices found", nvidia-smi's "No devices were found".
       R"(|no nvidia (?:gpu )?devices? (?:were |was )?(?:found|detected|present)|no devices were found)"
       // A framework's own assertion that its build has no CUDA (PaddlePaddle's cuda_places()).
@@ -820,6 +822,23 @@ std::optional<facts::Finding> amd_gpu_cause(std::string_view head) {
       "ROCm 4.0: current ROCm releases and the ROCm builds of PyTorch and TensorFlow do not drive it, so no GPU agent "
       "or device shows up (even older releases needed PCIe atomics from the CPU and slot).",
       *card, "rests on: a Polaris-or-older AMD card named in a post about ROCm that finds no GPU");
+}
+
+std::optional<facts::Finding> updated_without_reboot_cause(std::string_view head) {
+  static const RE2 k_804(R"re(forward compatibility was attempted on non supported HW|\berror[ =]804\b)re");
+  static const RE2 k_update(
+      R"re((?i)\b(?:after|since|following)\b[^\n]{0,40}\b(?:update|upgrade|updating|upgrading|updated|upgraded)\b|\b(?:driver|ubuntu|system|apt|dnf|package|kernel|nvidia)s?\b[^\n]{0,20}\b(?:updated|upgraded|got updated|was updated)\b|\bunattended[- ]upgrades?\b|\breboot)re");
+  if (!first_line_matching(head, k_804) || container_named(head)) return std::nullopt;
+  auto shown = first_line_matching(head, k_update);
+  if (!shown) return std::nullopt;
+  return cause_at_line(
+      "driver.version_mismatch", facts::Layer::driver,
+      "Likely cause: the NVIDIA driver was updated and the machine not rebooted. The new user-space driver (libcuda) "
+      "now talks to the old kernel module still loaded, and cuInit answers 804 (\"forward compatibility was attempted "
+      "on non supported HW\"); nvidia-smi says \"Driver/library version mismatch\" in the same state.",
+      *shown, "rests on: error 804 in a post that says the system or the driver was just updated",
+      "Reboot (or unload and reload the nvidia modules); `cat /proc/driver/nvidia/version` and `nvidia-smi` then agree. "
+      "Hold the driver packages (or let unattended upgrades reboot) to stop it recurring");
 }
 
 std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described) {

@@ -49,5 +49,9 @@ bool restates_symptom(std::string_view id);
 // used or found: the vendor is the cause (hw.no_compute_gpu, torch.cuda_build_on_amd). situation_cause
 // says it first; explain also puts it before Docker's "could not select device driver".
 std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::Facts& described);
+// CUDA's error 804 ("forward compatibility was attempted on non supported HW") right after the system
+// or the driver was updated, outside a container: the new libcuda meets the old kernel module until a
+// reboot (driver.version_mismatch), not a driver too old for the CUDA in use.
+std::optional<facts::Finding> updated_without_reboot_cause(std::string_view head);
 
 }  // namespace gpudoctor::cli

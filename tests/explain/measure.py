@@ -27,7 +27,7 @@ collected blind while the test15 rules were written, measured once at 32.5 %; 30
 read), and test17 (781-820, collected blind while the test15 and test16 rules were written, measured once at 35.0 %,
 the same without those rules; then read), and test18 (821-860, collected blind in the next session while its
 rules were written from the test17 misses, measured once at 57.5 %: 52.5 % with the analyser before the 63 mined
-signature rows, 47.5 % with the one of the start of the session before; unread), and test19 (861-900, collected blind later in
+signature rows, 47.5 % with the one of the start of the session before; then read), and test19 (861-900, collected blind later in
 that session, measured once at 45.0 %: 42.5 % with the analyser before that session's later rules, 32.5 % with the
 ones of the two sessions before; unread).
 
