@@ -699,6 +699,15 @@ void Analyzer::on_assignment(Node n) {
   }
   Symbol value = infer(right);
   value.model_output = from_model_output(right);
+  // `envs = VecEnv(...)`: an instance of a plain class of this file, whose methods' returns are known.
+  if (value.kind == Kind::unknown && right.is(NodeKind::call) && right.field(Field::function).is(NodeKind::identifier)) {
+    std::string cls(right.field(Field::function).text());
+    if (m_class_names.count(cls) > 0 && m_ff.module_classes.count(cls) == 0) {
+      auto at = std::find(m_instance_classes.begin(), m_instance_classes.end(), cls);
+      if (at == m_instance_classes.end()) at = m_instance_classes.insert(m_instance_classes.end(), cls);
+      value.instance_of = static_cast<int>(at - m_instance_classes.begin());
+    }
+  }
   // `ids = [[vocab[w] for w in s] for s in batch]`: a list, so torch.tensor(ids) is data, not a number.
   if (value.kind == Kind::unknown && (right.is(NodeKind::list) || right.is(NodeKind::list_comprehension))) value.sequence = true;
   if (value.kind == Kind::unknown && (right.is(NodeKind::dictionary) ||

@@ -528,8 +528,19 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
   }
   const std::string def = "def " + std::string(method) + "(";
   if (auto at = m_src.text.find(def); at != std::string::npos) {
-    auto next = m_src.text.find("\n    def ", at + def.size());
-    auto body = std::string_view(m_src.text).substr(at, next == std::string::npos ? std::string::npos : next - at);
+    // Its body: up to the next line indented no deeper than the def.
+    const std::string_view text = m_src.text;
+    std::size_t bol = text.rfind('\n', at);
+    bol = bol == std::string_view::npos ? 0 : bol + 1;
+    const std::size_t indent = at - bol;
+    std::size_t next = text.find('\n', at);
+    while (next != std::string_view::npos) {
+      std::size_t i = next + 1, depth = 0;
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i, ++depth;
+      if (i < text.size() && text[i] != '\n' && text[i] != '#' && depth <= indent) break;
+      next = text.find('\n', next + 1);
+    }
+    auto body = text.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
     if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
         body.find("device") != std::string_view::npos) {
       return;

@@ -457,6 +457,7 @@ class Analyzer {
   // The same in the parameters of `function`, a function definition; -1 when it has none of that name.
   static int parameter_index(Node function, std::string_view name);
   std::unordered_set<std::string> m_class_names;
+  std::vector<std::string> m_instance_classes;  // Symbol::instance_of -> the class's name
   // `self.model(ids)` / `self.model.generate(ids)` with `ids` made here on the host: judged at the end,
   // against what the constructions of the class hand over (a model on the device: inputs_not_moved).
   struct HostFeed {

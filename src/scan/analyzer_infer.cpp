@@ -552,6 +552,22 @@ Symbol Analyzer::infer_call(Node call, int depth) {
     out.placement = fn.text() == "cls" ? Placement::host : Placement::unknown;
     return out;
   }
+  // A method of a plain class of this file called on an instance of it (`envs.reset()`), whose return
+  // is known.
+  if (fn.is(NodeKind::attribute) && fn.field(Field::object).is(NodeKind::identifier)) {
+    if (const Symbol* obj = lookup(fn.field(Field::object).text()); obj != nullptr && obj->instance_of >= 0) {
+      auto r = m_returns.find(m_instance_classes[static_cast<std::size_t>(obj->instance_of)] + "." +
+                              std::string(fn.field(Field::attribute).text()));
+      if (r != m_returns.end()) {
+        out = r->second;
+        out.built_row = r->second.row;
+        out.built_column = r->second.column;
+        out.row = out.column = -1;
+        out.reported = false;
+        return out;
+      }
+    }
+  }
   // A function of this file (or a method of this class, `self.encode`) whose return is known.
   if (fn.is(NodeKind::identifier) || (fn.is(NodeKind::attribute) && fn.text().starts_with("self."))) {
     auto r = m_returns.find(std::string(fn.text()));

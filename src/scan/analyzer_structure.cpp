@@ -619,6 +619,11 @@ void Analyzer::on_return(Node n) {
   auto [it, inserted] = m_returns.try_emplace(name, s);
   // Several returns that disagree on placement: unknown.
   if (!inserted && it->second.placement != s.placement) it->second.placement = Placement::unknown;
+  // Also by class (`VecEnv.reset`): what `env.reset()` returns for an instance of that class.
+  if (method) {
+    auto [cit, cinserted] = m_returns.try_emplace(m_classes.back() + "." + std::string(function_name()), s);
+    if (!cinserted && cit->second.placement != s.placement) cit->second.placement = Placement::unknown;
+  }
 }
 
 void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {

@@ -57,6 +57,7 @@ struct Symbol {
   bool device_choice = false;   // a device chosen for the GPU: `... if cuda else "cpu"`, get_device()
   bool sequence = false;        // bound to a list or list comprehension: torch.tensor(name) of it is data
   bool dict_literal = false;    // bound to `{}` / `dict()` in this function
+  int instance_of = -1;         // an instance of a class of this file (index into the analyzer's class list)
   bool numpy_reported = false;  // numpy_of_device_tensor said once for this name
   bool model_output = false;    // computed by a module on the device (`lm(**enc).logits[:, :-1]`), of any kind
   bool holds_host_tensors = false;  // such a dict, given host tensors made from data (`out["ids"] = torch.tensor(ids)`)
