@@ -621,6 +621,25 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
   check_host_input_to_moved_model_method(call, object, method);
+  // `mask.type(torch.FloatTensor)` in a module's method: the legacy CPU tensor types convert and copy
+  // to the CPU, so an input on the GPU comes back on the host (`.float()` casts in place).
+  if (method == "type" && in_module_method() && function_name() != "__init__" && mentions_parameter(object)) {
+    Node arg = positional(call, 0);
+    static constexpr std::string_view k_cpu_types[] = {"FloatTensor", "LongTensor", "DoubleTensor", "IntTensor",
+                                                      "ByteTensor",  "BoolTensor", "HalfTensor",   "ShortTensor"};
+    if (arg.valid() && arg.is(NodeKind::attribute) && arg.field(Field::object).text() == "torch" &&
+        std::find(std::begin(k_cpu_types), std::end(k_cpu_types), arg.field(Field::attribute).text()) != std::end(k_cpu_types)) {
+      const auto t = arg.field(Field::attribute).text();
+      const std::string_view cast = t == "FloatTensor" ? ".float()" : t == "LongTensor" ? ".long()" : t == "DoubleTensor" ? ".double()"
+                                  : t == "IntTensor" ? ".int()" : t == "ByteTensor" ? ".byte()" : t == "BoolTensor" ? ".bool()"
+                                  : t == "HalfTensor" ? ".half()" : ".short()";
+      emit(RuleId::hardcoded_cpu, call,
+           fmt::format("`.type(torch.{})` converts to a CPU tensor type: in {}() of a module, an input on the GPU comes "
+                       "back on the host and meets the module's device tensors",
+                       t, function_name()),
+           {snippet(call, 80)}, fmt::format("{}{} (casts where the tensor is)", snippet(object, 40), cast));
+    }
+  }
   if (method == "numpy" && call.field(Field::arguments).named_count() == 0) check_numpy_of_device_tensor(call, object);
   if (method == "generate" && (object.is(NodeKind::attribute) || object.is(NodeKind::identifier))) {
     if (const Symbol* m = lookup(object.text()); m != nullptr && m->is_parameter) note_host_feed(object.text(), call);

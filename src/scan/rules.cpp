@@ -55,6 +55,8 @@ constexpr ScanRule k_rules[] = {
      {"code.hardcoded_cpu", Layer::code, Severity::warning,
       "The code pins the work to the CPU",
       "A model placed on a device bound to \"cpu\", torch.load(map_location=\"cpu\") into a model never moved back, "
+      "x.type(torch.FloatTensor) (or another legacy CPU tensor type) of the inputs in a module's method (it casts and "
+      "copies to the CPU; .float() casts in place), "
       "tf.device(\"/CPU:0\"), tf.config.set_visible_devices([], \"GPU\"), jax_platform_name/JAX_PLATFORMS = \"cpu\", "
       "Trainer(accelerator=\"cpu\") (info: a stated choice), pipeline(device=-1), x.type(torch.FloatTensor) of a device "
       "tensor (not inside an expression read on the host anyway: `(...).sum().item()`). Not reported in a branch of an if, a conditional expression "
