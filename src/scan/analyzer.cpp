@@ -734,6 +734,7 @@ void Analyzer::on_assignment(Node n) {
   if (left.is(NodeKind::attribute)) {
     check_module_attribute(left, right, value);
     note_handed_module(left, right);
+    check_submodule_swapped_after_move(n, left, right, value);
   }
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());

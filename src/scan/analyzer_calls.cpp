@@ -160,6 +160,39 @@ void Analyzer::check_dropped_device_argument(Node call) {
        {snippet(call, 80)}, fmt::format("pass it on: {}(..., {}=...)", it->first, dp.name));
 }
 
+// `model.head = Head(cfg)` after `model.to(device)`: a submodule built on the CPU swapped into a model
+// already moved; only the parameters that were there moved. Reported unless the model (or the new
+// part) is moved again later in the function.
+void Analyzer::check_submodule_swapped_after_move(Node statement, Node left, Node right, const Symbol& value) {
+  Node object = left.field(Field::object);
+  if (!object.is(NodeKind::identifier) || m_function_nodes.empty()) return;
+  if (value.kind != Kind::module || value.placement != Placement::host || value.is_parameter || value.is_loss ||
+      value.weightless) {
+    return;
+  }
+  const Symbol* model = lookup(object.text());
+  if (model == nullptr || model->kind != Kind::module || model->placement != Placement::accelerator) return;
+  Node fn = m_function_nodes.back();
+  auto body = fn.text();
+  const std::size_t from = std::min<std::size_t>(body.size(), statement.end_byte() - fn.start_byte());
+  auto rest = body.substr(from);
+  const std::string obj(object.text());
+  for (const std::string& moved : {obj + ".to(", obj + ".cuda(", obj + " = " + obj + ".to(", std::string(left.text()) + ".to(",
+                                   std::string(left.text()) + ".cuda("}) {
+    if (rest.find(moved) != std::string_view::npos) return;
+  }
+  if (right.is(NodeKind::identifier)) {
+    const std::string name(right.text());
+    if (rest.find(name + ".to(") != std::string_view::npos || rest.find(name + ".cuda(") != std::string_view::npos) return;
+  }
+  emit(RuleId::model_not_moved, left,
+       fmt::format("`{}` was moved to the device at {}, and this part is built afterwards on the CPU and put in it: "
+                   "model.to() moved only the modules it had, so `{}` stays behind (\"Expected all tensors to be on "
+                   "the same device\")",
+                   obj, where(model->moved_row), left.text()),
+       {snippet(statement, 80)}, fmt::format("{}.to(device) after swapping the part in (or build it on the device)", obj));
+}
+
 // What a module on the device computed, through its fields, slices and shape methods
 // (`lm(**enc).logits[:, :-1].contiguous()`), or a name bound to it.
 bool Analyzer::from_model_output(Node e) {

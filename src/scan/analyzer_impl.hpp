@@ -469,6 +469,7 @@ class Analyzer {
   void check_host_input_to_moved_model_method(Node call, Node object, std::string_view method);
   void check_loss_operands(Node call, std::string_view q);
   bool from_model_output(Node e);
+  void check_submodule_swapped_after_move(Node statement, Node left, Node right, const Symbol& value);
   void check_numpy_of_device_tensor(Node call, Node data);
   void note_handed_module(Node left, Node right);
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
