@@ -172,6 +172,10 @@ void Analyzer::check_submodule_swapped_after_move(Node statement, Node left, Nod
   }
   const Symbol* model = lookup(object.text());
   if (model == nullptr || model->kind != Kind::module || model->placement != Placement::accelerator) return;
+  // Each check reads the rest of the function: a generated file with thousands of such assignments
+  // is read for the first ones only.
+  constexpr int k_max_swap_checks = 256;
+  if (++m_swap_checks > k_max_swap_checks) return;
   Node fn = m_function_nodes.back();
   auto body = fn.text();
   const std::size_t from = std::min<std::size_t>(body.size(), statement.end_byte() - fn.start_byte());
@@ -559,26 +563,6 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
       (model->kind != Kind::module && model->kind != Kind::hf_model)) {
     return;
   }
-  const std::string def = "def " + std::string(method) + "(";
-  if (auto at = m_src.text.find(def); at != std::string::npos) {
-    // Its body: up to the next line indented no deeper than the def.
-    const std::string_view text = m_src.text;
-    std::size_t bol = text.rfind('\n', at);
-    bol = bol == std::string_view::npos ? 0 : bol + 1;
-    const std::size_t indent = at - bol;
-    std::size_t next = text.find('\n', at);
-    while (next != std::string_view::npos) {
-      std::size_t i = next + 1, depth = 0;
-      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i, ++depth;
-      if (i < text.size() && text[i] != '\n' && text[i] != '#' && depth <= indent) break;
-      next = text.find('\n', next + 1);
-    }
-    auto body = text.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
-    if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
-        body.find("device") != std::string_view::npos) {
-      return;
-    }
-  }
   Node args = call.field(Field::arguments);
   for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
     Node arg = args.named(i);
@@ -590,6 +574,33 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
     if (b == nullptr || b->reported || b->row < 0) continue;
     const bool host_encoding = b->kind == Kind::encoding && b->made_here && b->placement == Placement::host;
     if (!host_encoding && !(b->made_on_host() && (b->sized ? !b->from_param : !b->maybe_number))) continue;
+    // A method of the file that moves its input itself: read once per method name.
+    auto cached = m_method_moves_input.find(std::string(method));
+    if (cached == m_method_moves_input.end()) {
+      bool moves_itself = false;
+      const std::string def = "def " + std::string(method) + "(";
+      if (auto at = m_src.text.find(def); at != std::string::npos) {
+        // Its body: up to the next line indented no deeper than the def.
+        const std::string_view text = m_src.text;
+        std::size_t bol = text.rfind('\n', at);
+        bol = bol == std::string_view::npos ? 0 : bol + 1;
+        const std::size_t indent = at - bol;
+        std::size_t next = text.find('\n', at);
+        while (next != std::string_view::npos) {
+          std::size_t k = next + 1, depth = 0;
+          while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k, ++depth;
+          if (k < text.size() && text[k] != '\n' && text[k] != '#' && depth <= indent) break;
+          next = text.find('\n', next + 1);
+        }
+        auto body = text.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
+        if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
+            body.find("device") != std::string_view::npos) {
+          moves_itself = true;
+        }
+      }
+      cached = m_method_moves_input.emplace(std::string(method), moves_itself).first;
+    }
+    if (cached->second) return;
     b->reported = true;
     // Reported where it is made, where the move belongs.
     emit_at(RuleId::inputs_not_moved, b->row, b->column,

@@ -54,11 +54,16 @@ void Analyzer::check_script_model_left_on_host() {
   bool gpu_choice = false;
   for (const auto& [name, s] : globals) gpu_choice = gpu_choice || (s.kind == Kind::device && s.device_choice);
   if (!gpu_choice) return;
+  // Each candidate is read against the whole file: a generated script with thousands of modules is
+  // read for the first ones only.
+  int candidates = 0;
+  constexpr int k_max_candidates = 64;
   for (const auto& [name, s] : globals) {
     if (s.kind != Kind::module || s.placement != Placement::host || s.is_parameter || s.submodule || s.reported ||
         s.weightless || s.is_loss || s.row <= mover->moved_row || name.find('.') != std::string::npos) {
       continue;
     }
+    if (++candidates > k_max_candidates) break;
     // Bound by a call of a function of this file (a builder), or filled from a checkpoint.
     std::size_t bol = 0;
     for (int r = 0; r < s.row && bol != std::string_view::npos; ++r) {

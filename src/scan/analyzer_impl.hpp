@@ -470,6 +470,8 @@ class Analyzer {
   void check_loss_operands(Node call, std::string_view q);
   bool from_model_output(Node e);
   void check_submodule_swapped_after_move(Node statement, Node left, Node right, const Symbol& value);
+  int m_swap_checks = 0;
+  std::unordered_map<std::string, bool> m_method_moves_input;  // a model method of the file moves its input
   void check_numpy_of_device_tensor(Node call, Node data);
   void note_handed_module(Node left, Node right);
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
