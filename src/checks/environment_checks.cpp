@@ -9,7 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
+#include <span>
+#include <string_view>
 
 namespace gpudoctor::checks {
 namespace {
@@ -149,13 +152,17 @@ void check_pcie_width(const Facts& f, FindingSink& out) {
 // `docker run` and `podman run` pass a GPU only when asked: --gpus (Docker 19.03+ with the NVIDIA
 // container toolkit), --runtime=nvidia with NVIDIA_VISIBLE_DEVICES (nvidia-docker2), a CDI device
 // (nvidia.com/gpu=...), or the nvidia-docker wrapper.
+// What brings a GPU and the driver's libraries into a container: the NVIDIA runtime or its hook, CDI,
+// and Singularity's and Apptainer's --nv (or --nvccli).
+constexpr std::string_view k_gpu_runtime_flags[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu",
+                                                    "NVIDIA_VISIBLE_DEVICES", "nvidia-docker", " --nv"};
+
+bool mentions_any(std::string_view command, std::span<const std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return command.find(w) != std::string_view::npos; });
+}
+
 bool requests_gpu(std::string_view command) {
-  // Singularity and Apptainer pass the GPU with --nv (or --nvccli).
-  for (std::string_view flag : {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "NVIDIA_VISIBLE_DEVICES",
-                                "nvidia-docker", "/dev/nvidia", " --nv"}) {
-    if (command.find(flag) != std::string_view::npos) return true;
-  }
-  return false;
+  return mentions_any(command, k_gpu_runtime_flags) || command.find("/dev/nvidia") != std::string_view::npos;
 }
 
 // The device nodes passed by hand (`docker run --device /dev/nvidia0 ...`) and nothing that brings the
@@ -164,11 +171,8 @@ bool devices_without_driver(std::string_view command) {
   if (command.find("/dev/nvidia") == std::string_view::npos || command.find("--device") == std::string_view::npos) {
     return false;
   }
-  for (std::string_view flag : {"--gpus", "--runtime=nvidia", "--runtime nvidia", "nvidia.com/gpu", "NVIDIA_VISIBLE_DEVICES",
-                                "nvidia-docker", " --nv", "libcuda", "/usr/lib", "-v /usr", "--volume"}) {
-    if (command.find(flag) != std::string_view::npos) return false;
-  }
-  return true;
+  constexpr std::string_view k_library_mounts[] = {"libcuda", "/usr/lib", "-v /usr", "--volume"};
+  return !mentions_any(command, k_gpu_runtime_flags) && !mentions_any(command, k_library_mounts);
 }
 
 void check_container_no_gpu(const Facts& f, FindingSink& out) {

@@ -181,13 +181,9 @@ void Analyzer::check_submodule_swapped_after_move(Node statement, Node left, Nod
   const std::size_t from = std::min<std::size_t>(body.size(), statement.end_byte() - fn.start_byte());
   auto rest = body.substr(from);
   const std::string obj(object.text());
-  for (const std::string& moved : {obj + ".to(", obj + ".cuda(", obj + " = " + obj + ".to(", std::string(left.text()) + ".to(",
-                                   std::string(left.text()) + ".cuda("}) {
-    if (rest.find(moved) != std::string_view::npos) return;
-  }
-  if (right.is(NodeKind::identifier)) {
-    const std::string name(right.text());
-    if (rest.find(name + ".to(") != std::string_view::npos || rest.find(name + ".cuda(") != std::string_view::npos) return;
+  if (name_moved_in(rest, obj, false) || name_moved_in(rest, left.text(), false) ||
+      (right.is(NodeKind::identifier) && name_moved_in(rest, right.text(), false))) {
+    return;
   }
   emit(RuleId::model_not_moved, left,
        fmt::format("`{}` was moved to the device at {}, and this part is built afterwards on the CPU and put in it: "
@@ -580,23 +576,9 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
       bool moves_itself = false;
       const std::string def = "def " + std::string(method) + "(";
       if (auto at = m_src.text.find(def); at != std::string::npos) {
-        // Its body: up to the next line indented no deeper than the def.
-        const std::string_view text = m_src.text;
-        std::size_t bol = text.rfind('\n', at);
-        bol = bol == std::string_view::npos ? 0 : bol + 1;
-        const std::size_t indent = at - bol;
-        std::size_t next = text.find('\n', at);
-        while (next != std::string_view::npos) {
-          std::size_t k = next + 1, depth = 0;
-          while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k, ++depth;
-          if (k < text.size() && text[k] != '\n' && text[k] != '#' && depth <= indent) break;
-          next = text.find('\n', next + 1);
-        }
-        auto body = text.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at);
-        if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
-            body.find("device") != std::string_view::npos) {
-          moves_itself = true;
-        }
+        auto body = def_body(m_src.text, at);
+        moves_itself = body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
+                       body.find("device") != std::string_view::npos;
       }
       cached = m_method_moves_input.emplace(std::string(method), moves_itself).first;
     }
@@ -647,10 +629,8 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
     if (comment_says_it_fails(text.substr(bol, (eol == std::string_view::npos ? text.size() : eol) - bol))) return;
   }
   Node named = data;
-  while (named.valid() && (named.is(NodeKind::subscript) || named.is(NodeKind::call))) {
-    named = named.is(NodeKind::subscript) ? named.field(Field::value) : Node();
-  }
-  if (named.valid() && (named.is(NodeKind::identifier) || named.is(NodeKind::attribute))) {
+  while (named.is(NodeKind::subscript)) named = named.field(Field::value);
+  if (named.is(NodeKind::identifier) || named.is(NodeKind::attribute)) {
     if (Symbol* sym = lookup(named.text())) {
       if (sym->numpy_reported) return;
       sym->numpy_reported = true;

@@ -65,14 +65,9 @@ void Analyzer::check_script_model_left_on_host() {
     }
     if (++candidates > k_max_candidates) break;
     // Bound by a call of a function of this file (a builder), or filled from a checkpoint.
-    std::size_t bol = 0;
-    for (int r = 0; r < s.row && bol != std::string_view::npos; ++r) {
-      bol = text.find('\n', bol);
-      if (bol != std::string_view::npos) ++bol;
-    }
-    if (bol == std::string_view::npos) continue;
-    std::size_t eol = text.find('\n', bol);
-    std::string_view line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+    const std::string_view line = line_of(s.row);
+    if (line.data() == nullptr) continue;
+    const std::size_t eol = static_cast<std::size_t>(line.data() - text.data()) + line.size();
     auto eq = line.find(" = ");
     auto paren = line.find('(', eq == std::string_view::npos ? 0 : eq);
     if (eq == std::string_view::npos || paren == std::string_view::npos) continue;
@@ -83,7 +78,7 @@ void Analyzer::check_script_model_left_on_host() {
     if (!builder && !loaded) continue;
     // Never moved, and never handed on with a device or to something that moves what it gets.
     bool moved = false, used = false;
-    util::for_each_name_use(text.substr(eol == std::string_view::npos ? text.size() : eol), name, [&](std::string_view rest) {
+    util::for_each_name_use(text.substr(std::min(eol, text.size())), name, [&](std::string_view rest) {
       used = true;
       if (rest.starts_with(".to(") || rest.starts_with(".cuda(") || rest.starts_with(".to_empty(") ||
           rest.starts_with(".half().cuda(")) {
@@ -95,14 +90,7 @@ void Analyzer::check_script_model_left_on_host() {
     if (moved || !used) continue;
     // A builder that moves the model it builds (`return model.to(device)`) would have placed it.
     if (builder) {
-      // Its body: up to the next line that starts at the left margin.
-      auto def = text.find("def " + std::string(callee) + "(");
-      std::size_t next = text.find('\n', def);
-      while (next != std::string_view::npos && next + 1 < text.size() &&
-             (text[next + 1] == ' ' || text[next + 1] == '\t' || text[next + 1] == '\n' || text[next + 1] == '#')) {
-        next = text.find('\n', next + 1);
-      }
-      auto body = text.substr(def, next == std::string_view::npos ? std::string_view::npos : next - def);
+      auto body = def_body(text, text.find("def " + std::string(callee) + "("));
       if (body.find(".to(") != std::string_view::npos || body.find(".cuda(") != std::string_view::npos ||
           body.find("device") != std::string_view::npos) {
         continue;

@@ -27,6 +27,10 @@ namespace gpudoctor::scan {
 // (`name = Net().cuda()`; with `device_word`, any value that names a device).
 bool name_moved_in(std::string_view text, std::string_view name, bool device_word);
 
+// The text of the `def` that starts at byte `def_at` of `text`: up to the next line indented no
+// deeper than the def (blank and comment lines do not end it).
+std::string_view def_body(std::string_view text, std::size_t def_at);
+
 struct LoopState {
   std::uint32_t start_byte = 0;
   int row = 0;

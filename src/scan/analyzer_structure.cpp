@@ -298,6 +298,20 @@ bool Analyzer::moved_later_by_name(Node call) const {
   return false;
 }
 
+std::string_view def_body(std::string_view text, std::size_t def_at) {
+  std::size_t bol = text.rfind('\n', def_at);
+  bol = bol == std::string_view::npos ? 0 : bol + 1;
+  const std::size_t indent = def_at - bol;
+  std::size_t next = text.find('\n', def_at);
+  while (next != std::string_view::npos) {
+    std::size_t k = next + 1, depth = 0;
+    while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k, ++depth;
+    if (k < text.size() && text[k] != '\n' && text[k] != '#' && depth <= indent) break;
+    next = text.find('\n', next + 1);
+  }
+  return text.substr(def_at, next == std::string_view::npos ? std::string_view::npos : next - def_at);
+}
+
 bool name_moved_in(std::string_view text, std::string_view name, bool device_word) {
   bool moved = false;
   util::for_each_name_use(text, name, [&](std::string_view rest) {
