@@ -52,7 +52,7 @@ TEST(Printable, EscapesTerminalControlsInData) {
   EXPECT_EQ(printable("bad \xff"), "bad \xef\xbf\xbd");
 }
 
-// Every length and alignment around the 8-byte steps, every byte value next to the one counted
+// Every length and alignment around the 16-byte steps, every byte value next to the one counted
 // (0x0a is counted; 0x0b, 0x8a, 0xff, 0x00 are not), against a plain count.
 TEST(Text, CountByteMatchesAPlainCount) {
   std::string text;
@@ -67,6 +67,9 @@ TEST(Text, CountByteMatchesAPlainCount) {
   }
   EXPECT_EQ(count_byte(std::string(64, '\xff'), '\xff'), 64u);
   EXPECT_EQ(count_byte("", '\n'), 0u);
+  // Long runs of the byte: each lane's count is flushed before it could pass 255.
+  EXPECT_EQ(count_byte(std::string(100'003, '\n'), '\n'), 100'003u);
+  EXPECT_EQ(count_byte(std::string(4'080, '\n') + std::string(4'081, '\n'), '\n'), 8'161u);
 }
 
 // Typography of pasted text becomes the ASCII a program printed; other UTF-8 and line breaks stay.

@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 #include <data/tsv.hpp>
 #include <util/text.hpp>
@@ -187,8 +188,11 @@ std::string clean_line(std::string_view raw) {
   if (util::has_typography(raw)) typed = util::fold_typography(raw);
   std::string_view line = typed.empty() ? raw : std::string_view(typed);
   std::string out;
-  out.reserve(line.size());
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  auto has = [&](char c) { return std::memchr(line.data(), c, line.size()) != nullptr; };
+  const bool plain = !has('\x1b') && !has('\r') && !has('&');  // the common line: nothing to unescape or drop
+  if (plain) out.assign(line);
+  else out.reserve(line.size());
+  for (std::size_t i = 0; !plain && i < line.size(); ++i) {
     char c = line[i];
     if (c == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {  // CSI ... final byte
       std::size_t j = i + 2;
@@ -278,17 +282,17 @@ constexpr Keyword k_keywords[] = {
     {"ensorflow", 3},  {"ensorFlow", 3},   {"microsoft-standard", 5},          {"docker", 0},
     {"podman", 1},     {" On ", 0},        {"Off ", 0},        {"W / ", 0},    {"N/A /", 0},
     {"Processes:", 6}, {"running processes", 6},               {"Is CUDA", 3}, {"GPU ", 0},
-    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 6}, {" WSL", 0},
-    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 4},   {"compilation tools", 4},
-    {"CUDA/cuDNN", 3}, {"river", 0},     {"驱动", 1},      {"驅動", 1},
-    {"GPU:", 0},       {"GPU*", 0},        {"services:", 3},   {"kind:", 1},   {"image:", 1},
-    {"capabilities:", 4}, {"nvidia.com/gpu", 7}, {"runtime: nvidia", 8}, {"--gpus", 2}, {"driver: nvidia", 8},
-    {"onnxruntime", 4}, {"-Microsoft", 3}, {"WSL1", 0}, {"Running ", 1}, {"Stopped ", 1},
-    {"ingularity", 3}, {"pptainer", 2},
-    {"cudatoolkit", 6}, {"cuda-runtime", 3}, {"cuda-cudart", 3}, {"cuda-python", 3}, {"cuda-bindings", 3},
-    {"cupy-cuda", 2},  {"paddle-gpu", 5},   {"jaxlib", 2},      {"jax-cuda", 2},    {"OS build", 3},
-    {"OS Build", 3},   {"/proc/bus/pci", 6}, {"oolkit", 0}, {"nvidia-utils", 7}, {"libnvidia-compute", 12},
-    {"nvidia-dkms", 7}, {"nvidia-kernel", 7}, {"nvidia-headless", 7}, {"kmod-nvidia", 5}, {"drv-nvidia", 4}};
+    {":\\Us", 0},     {":\\Pr", 0},      {":\\Py", 0},      {"VISIBLE_DEVICES", 1}, {" WSL", 0},
+    {"cuda.so", 3},    {"nvidia-ml", 5},   {"cudart.so", 5},   {"compilation tools", 1},
+    {"CUDA/cuDNN", 6}, {"river", 0},     {"驱动", 0},      {"驅動", 1},
+    {"GPU:", 0},       {"GPU*", 0},        {"services:", 2},   {"kind:", 0},   {"image:", 2},
+    {"capabilities:", 2}, {"nvidia.com/gpu", 9}, {"runtime: nvidia", 9}, {"--gpus", 1}, {"driver: nvidia", 0},
+    {"onnxruntime", 1}, {"-Microsoft", 0}, {"WSL1", 0}, {"Running ", 0}, {"Stopped ", 2},
+    {"ingularity", 2}, {"pptainer", 0},
+    {"cudatoolkit", 6}, {"cuda-runtime", 2}, {"cuda-cudart", 2}, {"cuda-python", 1}, {"cuda-bindings", 3},
+    {"cupy-cuda", 2},  {"paddle-gpu", 6},   {"jaxlib", 0},      {"jax-cuda", 0},    {"OS build", 0},
+    {"OS Build", 1},   {"/proc/bus/pci", 4}, {"oolkit", 1}, {"nvidia-utils", 4}, {"libnvidia-compute", 7},
+    {"nvidia-dkms", 7}, {"nvidia-kernel", 4}, {"nvidia-headless", 4}, {"kmod-nvidia", 2}, {"drv-nvidia", 1}};
 constexpr std::size_t k_stride = 3;
 static_assert(std::size(k_keywords) <= 128);
 static_assert(std::ranges::all_of(k_keywords, [](const Keyword& k) { return k.window + k_stride < k.word.size(); }));
@@ -347,6 +351,21 @@ bool torch_then_version(std::string_view line) {
   return false;
 }
 
+// A line whose only keywords are "torch" as a directory of a path (".../site-packages/torch/nn/
+// modules/module.py", every frame of a traceback and every DataLoader warning) and which holds no
+// "conda" (a conda environment's path) tells the readers nothing: no reader looks at such a path.
+// `at` is the offset of the first keyword in `line`.
+bool only_torch_directories(std::string_view line, std::size_t at) {
+  auto separator = [](char c) { return c == '/' || c == '\\'; };
+  for (; at != std::string_view::npos; at = find_keyword(line, at + 5)) {
+    if (at == 0 || at + 5 >= line.size() || line.substr(at, 5) != "torch" || !separator(line[at - 1]) ||
+        !separator(line[at + 5])) {
+      return false;
+    }
+  }
+  return line.find("conda") == std::string_view::npos;
+}
+
 }  // namespace
 
 std::size_t ReportReader::feed_lines(std::string_view block, std::size_t first_number) {
@@ -366,7 +385,8 @@ std::size_t ReportReader::feed_lines(std::string_view block, std::size_t first_n
     number += lines_in(block.substr(pos, line_start - pos));
     auto end = block.find('\n', at);
     if (end == std::string_view::npos) end = block.size();
-    feed_line(block.substr(line_start, end - line_start), number);
+    std::string_view line = block.substr(line_start, end - line_start);
+    if (m_pending_repl != 0 || !only_torch_directories(line, at - line_start)) feed_line(line, number);
     ++number;
     pos = end + 1;
   }
