@@ -260,6 +260,7 @@ const RE2& symptom() {
       R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any |their |his |her |our |your )?(?:nvidia )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
+      R"(|(?:not|n't) able to (?:use|utili[sz]e|detect|find|see|access) (?:the |my |any )?(?:gpus?|cuda))"
       R"(|(?:runs?|running|ran|trains?|training|works?|stuck) (?:only )?in (?:the )?cpu[- ]mode|cpu[- ]mode only)"
       R"(|(?:uses?|using|runs? on) (?:the )?cpu instead)"
       R"(|(?:not|n't) (?:invok(?:e|es|ing)|call(?:s|ing)?|touch(?:es|ing)?) (?:the |my )?gpu)"
@@ -877,7 +878,7 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
       R"((?i)intel\W{0,4}(?:\w+\W{0,3}){0,2}(?:iris|uhd graphics|hd graphics|xe graphics|arc a\d{3})|\bonly (?:an? )?intel (?:graphics|gpu|integrated))");
   // ROCm is AMD's GPU stack: a post about it is about an AMD GPU.
   static const RE2 k_amd(
-      R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\bamd\s*(?:\(rocm\)|/\s*rocm)|\bamd (?:is|was) (?:selected|chosen)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b|\brocm\s?[1-7](?:\.\d)*\b|\brocm\b)");
+      R"((?i)\bradeon\b|\binstinct\s+mi\d{2,3}\b|\bamd\s+(?:gpu|graphics card)\b|\bamd\s*(?:\(rocm\)|/\s*rocm)|\bamd (?:is|was) (?:selected|chosen)\b|\brx\s?[4-9]\d{2,3}(?:\s?xtx?)?\b|\bamd\s+(?:radeon\s+)?[4-9]\d{2,3}(?:\s?xtx?)?\s+(?:series|gpu|graphics)\b|\brocm\s?[1-7](?:\.\d)*\b|\brocm\b)");
   // What says the GPU was not used or not found.
   static const RE2 k_no_gpu(
       R"((?i)no cuda-capable device|found no nvidia driver|no nvidia (?:gpu|graphics card)|could not select device driver|invalid cuda .?device|cuda driver version is insufficient)");
@@ -1198,6 +1199,26 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
             "works, and only the layers that fit were offloaded.",
             *shown, "rests on: an Ollama model split between the CPU and the GPU");
       }
+    }
+  }
+  // The program finds no GPU while torch.cuda.is_available() is True in the same environment: the
+  // machine and torch are fine, and the program itself hides the GPU (a script or config that sets
+  // CUDA_VISIBLE_DEVICES, or asks for a GPU index the machine does not have).
+  {
+    static const RE2 k_program_finds_none(
+        R"re((?i)no cuda gpus are available|no CUDA-capable device is detected|invalid device ordinal)re");
+    static const RE2 k_available_true(
+        R"re((?i)is_available\(\)[^\n]{0,12}?(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*`?true\b)re");
+    if (auto shown = first_line_matching(head, k_program_finds_none); shown && RE2::PartialMatch(head, k_available_true)) {
+      return cause_at_line(
+          "env.cuda_visible_devices_invalid", facts::Layer::environment,
+          "Likely cause: the program hides the GPU from itself. torch.cuda.is_available() is True in the same "
+          "environment, so the driver, the GPU and torch work; this program (or its config) sets "
+          "CUDA_VISIBLE_DEVICES, or a GPU index, to a GPU the machine does not have (often the second GPU of the "
+          "author's server), and then finds none.",
+          *shown, "rests on: a program that finds no GPU where torch.cuda.is_available() is True",
+          "Search the project for CUDA_VISIBLE_DEVICES, gpu_ids, device ids and cuda:N (configs included) and set "
+          "them to GPUs this machine has (index 0 on a one-GPU machine)");
     }
   }
   // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
@@ -1969,7 +1990,10 @@ bool situation_explains(std::string_view id) {
   return false;
 }
 
-bool restates_symptom(std::string_view id) { return id == "log.cuda_unavailable_fallback"; }
+bool restates_symptom(std::string_view id) {
+  // A program's own words for "the GPU is not used": the cause is what the text shows around them.
+  return id == "log.cuda_unavailable_fallback" || id == "log.webui_torch_cuda_check_failed";
+}
 
 std::optional<facts::Finding> likely_cause(std::string_view head, const facts::Facts& described) {
   if (auto situation = situation_cause(head, described)) return situation;

@@ -540,6 +540,25 @@ TEST(ExplainLikely, AnAmdCardRocmDoesNotDrive) {
   EXPECT_NE(situation_id("My RX 580 is not detected by the game"), "amd.gpu_unsupported_by_rocm");
 }
 
+// The web UI's start-up check on a machine whose GPU the post names as an "AMD 570 series" card.
+TEST(ExplainLikely, AmdCardNamedByNumberWithTheWebUisCheck) {
+  EXPECT_EQ(situation_id("RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS\n"
+                         "My GPU is an AMD 570 series 4GB."),
+            "torch.cuda_build_on_amd");
+  EXPECT_NE(situation_id("Torch is not able to use GPU. I bought an AMD 5900X CPU last year."), "torch.cuda_build_on_amd")
+      << "a CPU model number is not a graphics card";
+}
+
+// The program finds no GPU, but torch.cuda.is_available() is True in the same environment: the
+// program hides the GPU (CUDA_VISIBLE_DEVICES or a GPU index in its config).
+TEST(ExplainLikely, ProgramFindsNoGpuWhereTorchFindsOne) {
+  EXPECT_EQ(situation_id("python run_pti.py fails with RuntimeError: No CUDA GPUs are available\n"
+                         "although `import torch; torch.cuda.is_available()` returns True"),
+            "env.cuda_visible_devices_invalid");
+  EXPECT_NE(situation_id("RuntimeError: No CUDA GPUs are available\ntorch.cuda.is_available() returns False"),
+            "env.cuda_visible_devices_invalid");
+}
+
 TEST(ExplainLikely, RocmNamedMakesTheGpuAmds) {
   EXPECT_EQ(situation_id("Our ROCm container now fails: RuntimeError: Found no NVIDIA driver on your system"),
             "torch.cuda_build_on_amd");

@@ -75,7 +75,8 @@ struct Patterns {
   // "GPU model and memory: GTX 1650 4GB", "**NVIDIA GPU**: P40".
   RE2 gpu_field{R"((?i)^[-*#>\s]*(?:NVIDIA\s+)?GPU(?:\s+models?(?:\s+and\s+memory)?|\s+type|\s+name)?\**\s*[:：]\**\s*([^,;(]*[A-Za-z][^,;(]*?)\s*(?:[,;(].*)?$)"};
   RE2 collect_gpu{R"(^GPU models and configuration:\s*(?:GPU \d+:\s*)?(.+?)\s*$)"};
-  RE2 torch_version{R"(^PyTorch version:\s*(\S+))"};
+  // collect_env's field, and the same field in an issue template's Markdown list ("- **PyTorch Version**: 2.2.0").
+  RE2 torch_version{R"((?i)^(?:[-*] +)?\**PyTorch version\**\s*:\s*\**\s*([0-9][^\s*]*))"};
   RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
   RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
   RE2 torch_package{
@@ -160,6 +161,8 @@ std::string cuda_from_tag(std::string_view tag) {
   if (digits.find_first_not_of("0123456789") != std::string_view::npos) return {};
   auto minor = digits.substr(digits.size() - 1);
   auto major = digits.substr(0, digits.size() - 1);
+  // The first wheels were built for CUDA 7.5: "cu12" is a cut-off "cu121", not CUDA 1.2.
+  if (util::parse_int(major).value_or(0) < 7) return {};
   return fmt::format("{}.{}", major, minor);
 }
 
@@ -238,8 +241,10 @@ void ReportReader::note(std::size_t line, std::string what) {
 void ReportReader::set_torch(std::string_view version, std::size_t line, std::string_view how) {
   std::string v(version);
   while (!v.empty() && v.back() == '.') v.pop_back();  // "was still torch 2.4.0+cpu."
-  // A version with its local tag ("+cu121") says more than one without; keep the first tagged one.
-  if (m_torch_version && m_torch_version->find('+') != std::string::npos) return;
+  // A version with its local tag ("+cu121") says more than one without; keep the first tagged one,
+  // unless this one completes it (a title cut off at "2.2.0+cu12", the body's "2.2.0+cu121").
+  const bool completes = m_torch_version && v.size() > m_torch_version->size() && v.starts_with(*m_torch_version);
+  if (m_torch_version && m_torch_version->find('+') != std::string::npos && !completes) return;
   if (m_torch_version && v.find('+') == std::string::npos) return;
   m_torch_version = v;
   auto plus = v.find('+');

@@ -115,6 +115,15 @@ TEST(ReportReader, CollectEnvFields) {
   EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1080 Ti");
 }
 
+// A title cut off inside the version ("2.2.0+cu12"), the body's field complete: the complete one wins.
+TEST(ReportReader, AVersionCutOffInTheTitleIsCompletedByTheBody) {
+  auto f = read("RTX 5090 Not Detected by PyTorch 2.2.0+cu12\n\n- **PyTorch Version**: 2.2.0+cu121\n");
+  EXPECT_EQ(torch(f).version, "2.2.0+cu121");
+  EXPECT_EQ(torch(f).cuda_version, "12.1");
+  auto other = read("torch 2.2.0+cu121\ntorch 2.3.0+cu118\n");
+  EXPECT_EQ(torch(other).version, "2.2.0+cu121") << "a second, different tagged version does not replace the first";
+}
+
 TEST(ReportReader, ReplTranscriptWithNoneForTheCudaVersion) {
   auto f = read(">>> import torch\n>>> torch.__version__\n'2.0.1'\n>>> torch.version.cuda\n>>> torch.cuda.is_available()\nFalse\n");
   EXPECT_EQ(torch(f).version, "2.0.1");
