@@ -379,6 +379,7 @@ std::string_view Analyzer::function_name() const {
 bool Analyzer::in_module_method() const {
   if (m_function_nodes.empty() || m_classes.empty()) return false;
   Node cls = m_function_nodes.back().parent();
+  if (cls.type() == "decorated_definition") cls = cls.parent();  // @torch.no_grad(), @staticmethod
   if (cls.is(NodeKind::block)) cls = cls.parent();
   return cls.is(NodeKind::class_definition) && m_ff.module_classes.count(std::string(cls.field(Field::name).text())) > 0;
 }
@@ -425,6 +426,9 @@ void Analyzer::enter_function(Node n) {
                                     def == "True" || def == "False" || (def[0] == '-' && def.size() > 1));
     }
     s.symbols[std::string(name.text())] = sym;
+    if (m_classes.empty() && m_function_nodes.size() == 1 && m_plain_params.size() < 4096) {
+      m_plain_params[std::string(n.field(Field::name).text())].emplace_back(name.text());
+    }
   }
   m_scopes.push_back(std::move(s));
 }

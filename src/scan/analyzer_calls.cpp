@@ -63,9 +63,60 @@ void Analyzer::touch_cuda(Node at) {
 // A call `f(a, b)` of a function of this file, seen from outside it: whether each argument is a
 // host value (a tensor made here without a device, a number, a string). One call with anything
 // else (a batch, a parameter, a value of unknown placement) keeps the function's findings.
+// In a plain function, a parameter called with another parameter as its input (`model(idx[:, -n:])`,
+// `model(**batch)`): whoever calls the function with a model on the device must hand a device input.
+void Analyzer::note_parameter_model_call(Node call) {
+  if (!m_classes.empty() || m_function_nodes.size() != 1) return;
+  Node fn = call.field(Field::function);
+  const Symbol* callee = lookup(fn.text());
+  if (callee == nullptr || !callee->is_parameter || callee->scalar) return;
+  Node args = call.field(Field::arguments);
+  Node input = args.valid() && args.named_count() > 0 ? args.named(0) : Node();
+  if (input.is(NodeKind::dictionary_splat) || input.is(NodeKind::list_splat)) input = input.named(0);
+  // The input's root name: `idx[:, -n:]` -> idx, `batch.input_ids` -> batch.
+  for (int guard = 0; guard < 8 && (input.is(NodeKind::subscript) || input.is(NodeKind::attribute)); ++guard) {
+    input = input.is(NodeKind::subscript) ? input.field(Field::value) : input.field(Field::object);
+  }
+  if (!input.is(NodeKind::identifier) || input.text() == fn.text()) return;
+  const Symbol* in = lookup(input.text());
+  if (in == nullptr || !in->is_parameter || in->scalar) return;
+  auto& pairs = m_param_model_inputs[std::string(function_name())];
+  std::pair<std::string, std::string> pair{std::string(fn.text()), std::string(input.text())};
+  if (pairs.size() < 16 && std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(std::move(pair));
+}
+
 void Analyzer::note_plain_function_call(Node call) {
   std::string name(call.field(Field::function).text());
   if (!m_function_nodes.empty() && function_name() == name) return;  // recursion says nothing
+  // A model on the device and a tensor on the host handed over together: the pairs the function
+  // runs are judged at the end, when every function of the file has been read.
+  {
+    HandedInputs h;
+    h.function = name;
+    Node args = call.field(Field::arguments);
+    for (std::uint32_t i = 0, position = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      if (a.is(NodeKind::list_splat) || a.is(NodeKind::dictionary_splat)) break;
+      const bool keyword = a.is(NodeKind::keyword_argument);
+      Node value = keyword ? a.field(Field::value) : a;
+      Symbol s = infer(value);
+      const bool model = (s.kind == Kind::module || s.kind == Kind::hf_model) && s.placement == Placement::accelerator;
+      const bool host = s.kind == Kind::tensor && s.placement == Placement::host;
+      if (keyword) {
+        std::string k(a.field(Field::name).text());
+        if (model) h.model_keywords.emplace(k, value);
+        if (host) h.host_keywords.emplace(k, value);
+      } else {
+        if (model) h.model_positional.emplace(static_cast<int>(position), value);
+        if (host) h.host_positional.emplace(static_cast<int>(position), value);
+        ++position;
+      }
+    }
+    if ((!h.model_positional.empty() || !h.model_keywords.empty()) &&
+        (!h.host_positional.empty() || !h.host_keywords.empty()) && m_handed_inputs.size() < 1024) {
+      m_handed_inputs.push_back(std::move(h));
+    }
+  }
   // A model that certainly stays on the CPU (built or returned here, never moved) handed over.
   {
     Node args = call.field(Field::arguments);
@@ -306,6 +357,7 @@ void Analyzer::on_call(Node call) {
     }
   }
   if (fn.is(NodeKind::identifier)) {
+    note_parameter_model_call(call);
     note_plain_function_call(call);
     check_dropped_device_argument(call);
     check_optimizer_loaded_by_helper(call);

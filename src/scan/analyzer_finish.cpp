@@ -2,6 +2,7 @@
 // anything ever placed on a device, was a device choice ever announced, was a loader fed to a GPU.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include <scan/analyzer_impl.hpp>
@@ -105,9 +106,46 @@ void Analyzer::check_script_model_left_on_host() {
   }
 }
 
+// A call that hands a plain function of the file a model on the device and a tensor on the host,
+// where the function runs the model on that tensor (`generate(model=model, idx=encode(prompt))`
+// with `model(idx[:, -n:])` inside): the forward pass fails with a device mismatch.
+void Analyzer::report_host_inputs_handed_with_device_model() {
+  for (const auto& h : m_handed_inputs) {
+    auto pairs = m_param_model_inputs.find(h.function);
+    auto params = m_plain_params.find(h.function);
+    if (pairs == m_param_model_inputs.end() || params == m_plain_params.end()) continue;
+    auto bound = [&](const std::map<int, Node>& positional, const std::map<std::string, Node>& keywords,
+                     const std::string& param) {
+      if (auto k = keywords.find(param); k != keywords.end()) return k->second;
+      const auto& names = params->second;
+      auto at = std::find(names.begin(), names.end(), param);
+      if (at == names.end()) return Node();
+      auto p = positional.find(static_cast<int>(at - names.begin()));
+      return p == positional.end() ? Node() : p->second;
+    };
+    for (const auto& [model_param, input_param] : pairs->second) {
+      Node model = bound(h.model_positional, h.model_keywords, model_param);
+      Node input = bound(h.host_positional, h.host_keywords, input_param);
+      if (!model.valid() || !input.valid()) continue;
+      emit(RuleId::inputs_not_moved, input,
+           fmt::format("`{}` is on the CPU and is handed to {}() as `{}`, which runs `{}` on it, while `{}` handed "
+                       "with it is a model on the device: the forward pass fails with a device mismatch",
+                       snippet(input, 40), h.function, input_param, model_param, snippet(model, 30)),
+           {}, fmt::format("{}.to(device)", snippet(input, 40)));
+      break;
+    }
+  }
+}
+
 void Analyzer::finish() {
+  report_host_inputs_handed_with_device_model();
   report_handed_modules();
   check_script_model_left_on_host();
+  for (const auto& [index, first, last] : m_helper_route_findings) {
+    for (int row : m_joined_built_rows) {
+      if (row >= first && row <= last) m_dropped.insert(index);
+    }
+  }
   for (const auto& [index, function] : m_made_in_plain_function) {
     auto it = m_calls_host_only.find(function);
     if (it != m_calls_host_only.end() && it->second) m_dropped.insert(index);

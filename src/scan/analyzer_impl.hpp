@@ -214,6 +214,17 @@ class Analyzer {
   // In a function of the file (not a method) that a forward() or a *_step() method calls by name:
   // it runs where the module runs.
   bool called_from_forward() const;
+  // A plain function of the file that forward() runs, directly or through others, and whose result
+  // its caller uses as made (FileFacts::forward_helpers_unmoved).
+  bool forward_helper() const;
+  // A method of a module that runs the module itself (`self.forward(x)`, `self(x)`): sample(),
+  // generate(), predict(). Its tensors meet the module's as forward()'s do.
+  bool runs_own_forward() const;
+  std::optional<bool> forward_moves_result(std::string_view name, bool own_line_only = false) const;
+  bool moves_after(Node call) const;
+  bool compared_on_host(Node call) const;
+  bool joined_with_parameter(Node call);
+  mutable std::pair<std::uint32_t, bool> m_runs_own_forward{~0u, false};  // (method's start byte, answer)
   bool called_with_moved_model(std::string_view function) const;
   // In a method (not __init__) of a class that is not an nn.Module: `self.` state outlives the call.
   bool state_method() const;
@@ -373,6 +384,11 @@ class Analyzer {
   // every call of that function in the file passes host values only (a toy loss timed on CPU
   // tensors). Finding index -> function name; function name -> whether all calls were host-only.
   std::vector<std::pair<std::size_t, std::string>> m_made_in_plain_function;
+  // Factories reported in a function forward() runs (finding index, the function's first and last
+  // row), and the rows of helper factories whose result a caller was reported joining: a helper
+  // whose host result is reported where it is joined is not reported again inside.
+  std::vector<std::tuple<std::size_t, int, int>> m_helper_route_findings;
+  std::vector<int> m_joined_built_rows;
   std::unordered_map<std::string, bool> m_calls_host_only;
   std::unordered_set<std::size_t> m_dropped;
   std::unordered_set<std::uint32_t> m_inline_reported;  // start bytes of factory calls already reported
@@ -457,6 +473,20 @@ class Analyzer {
     std::map<int, std::string> device_args;  // positional arguments of the same call on the device
   };
   std::vector<HandedModel> m_handed_models;  // host models handed to a function of this file
+  // A call of a plain function of this file that hands it a model on the device and a tensor on the
+  // host: the arguments by position and by keyword name.
+  struct HandedInputs {
+    std::string function;
+    std::map<int, Node> host_positional, model_positional;
+    std::map<std::string, Node> host_keywords, model_keywords;
+  };
+  std::vector<HandedInputs> m_handed_inputs;
+  // Plain functions of this file: their parameter names, and the (model, input) parameter pairs
+  // they run as `model(input...)` (`def generate(model, idx): ... model(idx[:, -n:])`).
+  std::unordered_map<std::string, std::vector<std::string>> m_plain_params;
+  std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> m_param_model_inputs;
+  void note_parameter_model_call(Node call);
+  void report_host_inputs_handed_with_device_model();
   int parameter_index(std::string_view name) const;
   // The same in the parameters of `function`, a function definition; -1 when it has none of that name.
   static int parameter_index(Node function, std::string_view name);

@@ -49,15 +49,27 @@ bool host_side_function(std::string_view name, std::string_view cls) {
                              "register", "schedule", "setup", "checkpoint", "convert", "filter", "state_dict"}) {
     if (name.find(w) != std::string_view::npos) return true;
   }
-  return cls.find("Dataset") != std::string_view::npos || cls.find("Sampler") != std::string_view::npos ||
-         cls.find("Collat") != std::string_view::npos || cls.find("Transform") != std::string_view::npos;
+  return host_side_class(cls);
 }
 
 }  // namespace
 
 bool Analyzer::unplaced_sized_factory(Node call, std::string_view q) const {
-  return is_torch_function(q) && sized_factory(last_component(q)) && !keyword(call, "device").valid() &&
-         !has_splat(call);
+  if (!is_torch_function(q) || keyword(call, "device").valid() || has_splat(call)) return false;
+  if (sized_factory(last_component(q))) return true;
+  // torch.tensor(range(n)), torch.tensor([a, b, c]), torch.as_tensor(list(...)): a sequence made a
+  // tensor is 1-D or more, and unlike a 0-d scalar it does not mix with a GPU tensor.
+  auto name = last_component(q);
+  if (name != "tensor" && name != "as_tensor") return false;
+  Node args = call.field(Field::arguments);
+  Node first = args.valid() && args.named_count() > 0 ? args.named(0) : Node();
+  if (first.is(NodeKind::list)) return first.named_count() >= 2;
+  if (first.type() == "list_comprehension") return true;
+  if (first.is(NodeKind::call)) {
+    auto f = first.field(Field::function).text();
+    return f == "range" || f == "list";
+  }
+  return false;
 }
 
 bool Analyzer::mentions_parameter(Node expr) {
@@ -155,15 +167,77 @@ Node Analyzer::inline_host_data_factory(Node e) {
 // `self.NAME(...)` without moving its result on that line or the next. Not when the method itself
 // moves something after the factory (`pe.to(x.device)` at its end), nor for a placeholder of size 0
 // or a value read back at once (`.item()`, `int(...)`).
-bool Analyzer::runtime_helper(Node call) {
-  auto name = function_name();
-  if (name.empty() || name.starts_with("__") || m_function_nodes.empty()) return false;
+// The function moves something after `call` (`pe.to(x.device)` at its end, device= on a later line).
+bool Analyzer::moves_after(Node call) const {
+  if (m_function_nodes.empty()) return false;
   Node fn = m_function_nodes.back();
   auto body = fn.text();
   auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
-  for (std::string_view w : {".to(", ".cuda(", "type_as(", "device=", ".to_device("}) {
-    if (after.find(w) != std::string_view::npos) return false;
+  // Code only, line by line: a comment that mentions a device moves nothing.
+  for (std::string_view line : util::lines(after)) {
+    line = line.substr(0, line.find('#'));
+    for (std::string_view w : {".to(", ".cuda(", "type_as(", "device=", ".to_device("}) {
+      if (line.find(w) != std::string_view::npos) return true;
+    }
   }
+  return false;
+}
+
+// The name `call` is bound to meets a tensor parameter of the function on a later line
+// (`idx = torch.tensor(range(a, b))` ... `torch.index_select(x, 1, idx)` with x a parameter): what
+// the function was handed, from a module on the device, meets what it made on the host.
+bool Analyzer::joined_with_parameter(Node call) {
+  Node p = call.parent();
+  for (int guard = 0; guard < 8 && p.valid() && !p.is(NodeKind::assignment); ++guard) {
+    if (p.is(NodeKind::expression_statement) || p.is(NodeKind::block)) return false;
+    p = p.parent();
+  }
+  if (!p.is(NodeKind::assignment) || !p.field(Field::left).is(NodeKind::identifier) || m_function_nodes.empty()) {
+    return false;
+  }
+  const auto name = p.field(Field::left).text();
+  Node fn = m_function_nodes.back();
+  auto body = fn.text();
+  auto after = body.substr(std::min<std::size_t>(body.size(), p.end_byte() - fn.start_byte()));
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  int lines = 0;
+  for (std::string_view line : util::lines(after)) {
+    if (++lines > 200) break;
+    line = line.substr(0, line.find('#'));
+    bool names_it = false, names_parameter = false;
+    for (std::size_t i = 0; i < line.size();) {
+      if (!word_char(line[i]) || (i > 0 && line[i - 1] == '.')) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < line.size() && word_char(line[j])) ++j;
+      auto word = line.substr(i, j - i);
+      if (word == name) names_it = true;
+      else if (const Symbol* s = lookup(word); s != nullptr && s->is_parameter && !s->scalar && s->kind != Kind::module) {
+        names_parameter = true;
+      }
+      i = j;
+    }
+    if (names_it && names_parameter) return true;
+  }
+  return false;
+}
+
+// `torch.zeros(n).uniform_(0, 1) < p`: booleans drawn on the host for Python to branch on (which
+// layers to drop), not a tensor that meets the module's.
+bool Analyzer::compared_on_host(Node call) const {
+  for (Node up = call.parent(); up.valid() && !up.is(NodeKind::expression_statement) && !up.is(NodeKind::assignment);
+       up = up.parent()) {
+    if (up.is(NodeKind::comparison_operator)) return true;
+  }
+  return false;
+}
+
+bool Analyzer::runtime_helper(Node call) {
+  auto name = function_name();
+  if (name.empty() || name.starts_with("__") || m_function_nodes.empty()) return false;
+  if (moves_after(call)) return false;
   Node args = call.field(Field::arguments);
   if (args.valid() && args.named_count() == 1 && (args.named(0).text() == "0" || args.named(0).text() == "(0,)")) return false;
   Node up = call.parent();
@@ -178,10 +252,20 @@ bool Analyzer::runtime_helper(Node call) {
   bool run_state = name.find("hidden") != std::string_view::npos || name.find("_state") != std::string_view::npos ||
                    name.find("memory") != std::string_view::npos;
   if (run_state && name.find("state_dict") == std::string_view::npos) return true;
+  return forward_moves_result(name) == false;
+}
+
+// Whether the class's forward() moves what `self.NAME(...)` returns where it calls it (the call's
+// line or the next one moves it or names a device): true when every call does, false when one does
+// not, nullopt when forward() does not call it.
+std::optional<bool> Analyzer::forward_moves_result(std::string_view name, bool own_line_only) const {
+  if (m_function_nodes.empty()) return std::nullopt;
   // The class's forward(): the class node holds the method.
-  Node cls = fn.parent();
+  Node cls = m_function_nodes.back().parent();
+  if (cls.type() == "decorated_definition") cls = cls.parent();
   if (cls.is(NodeKind::block)) cls = cls.parent();
-  if (!cls.is(NodeKind::class_definition)) return false;
+  if (!cls.is(NodeKind::class_definition)) return std::nullopt;
+  std::optional<bool> all_moved;
   Node block = cls.field(Field::body);
   for (std::uint32_t i = 0; block.valid() && i < block.named_count(); ++i) {
     Node m = block.named(i);
@@ -191,7 +275,20 @@ bool Analyzer::runtime_helper(Node call) {
     std::string needle = "self." + std::string(name) + "(";
     for (auto at = fwd.find(needle); at != std::string_view::npos; at = fwd.find(needle, at + 1)) {
       auto eol = fwd.find('\n', at);
-      auto next = eol == std::string_view::npos ? eol : fwd.find('\n', eol + 1);
+      auto next = eol == std::string_view::npos || own_line_only ? eol : fwd.find('\n', eol + 1);
+      if (own_line_only) {
+        // A call under a test (`if self.table is None: self._extend(n)`) does not run at every step.
+        auto bol = fwd.rfind('\n', at);
+        auto prev_bol = bol == std::string_view::npos ? bol : fwd.rfind('\n', bol - 1);
+        auto previous = bol == std::string_view::npos ? std::string_view()
+                                                       : util::trim(fwd.substr(prev_bol == std::string_view::npos ? 0 : prev_bol + 1,
+                                                                               bol - (prev_bol == std::string_view::npos ? 0 : prev_bol + 1)));
+        auto own = util::trim(fwd.substr(bol == std::string_view::npos ? 0 : bol + 1, at - (bol == std::string_view::npos ? 0 : bol + 1)));
+        if ((previous.starts_with("if ") || previous.starts_with("elif ") || previous.starts_with("else")) && previous.ends_with(":")) {
+          return std::nullopt;
+        }
+        if (own.starts_with("if ") || own.starts_with("elif ")) return std::nullopt;
+      }
       std::string lines(fwd.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
       // Code only: a comment that mentions a device moves nothing.
       for (auto hash = lines.find('#'); hash != std::string::npos; hash = lines.find('#', hash)) {
@@ -200,10 +297,10 @@ bool Analyzer::runtime_helper(Node call) {
       }
       bool moved = lines.find(".to(") != std::string_view::npos || lines.find(".cuda(") != std::string_view::npos ||
                    lines.find("type_as(") != std::string_view::npos || lines.find("device") != std::string_view::npos;
-      if (!moved) return true;
+      all_moved = all_moved.value_or(true) && moved;
     }
   }
-  return false;
+  return all_moved;
 }
 
 // `chars = torch.LongTensor(ids)` and, later in the same function, `chars.cuda()`,
@@ -366,7 +463,9 @@ std::string_view Analyzer::row_text(int row) const {
 }
 
 bool Analyzer::in_host_side_function() const {
-  return host_side_function(function_name(), m_classes.empty() ? std::string_view() : std::string_view(m_classes.back()));
+  // A module's sample() that runs the module is not a dataset's sample().
+  return host_side_function(function_name(), m_classes.empty() ? std::string_view() : std::string_view(m_classes.back())) &&
+         !runs_own_forward();
 }
 
 bool Analyzer::gpu_project() const { return m_ff.project != nullptr && m_ff.project->uses_gpu(); }
@@ -378,6 +477,36 @@ bool Analyzer::state_method() const {
 
 bool Analyzer::called_from_forward() const {
   return m_classes.empty() && m_function_nodes.size() == 1 && m_ff.called_per_step.count(std::string(function_name())) > 0;
+}
+
+bool Analyzer::forward_helper() const {
+  return m_classes.empty() && m_function_nodes.size() == 1 &&
+         m_ff.forward_helpers_unmoved.count(std::string(function_name())) > 0;
+}
+
+bool Analyzer::runs_own_forward() const {
+  if (!in_module_method() || in_forward() || function_name() == "__init__") return false;
+  // Read once per method: rules ask at every factory.
+  Node fn = m_function_nodes.back();
+  if (m_runs_own_forward.first == fn.start_byte()) return m_runs_own_forward.second;
+  auto body = fn.field(Field::body).text();
+  bool runs = body.find("self.forward(") != std::string_view::npos;
+  for (auto at = body.find("self("); !runs && at != std::string_view::npos; at = body.find("self(", at + 5)) {
+    runs = at == 0 || !(std::isalnum(static_cast<unsigned char>(body[at - 1])) != 0 || body[at - 1] == '_' ||
+                        body[at - 1] == '.');
+  }
+  // Run by an __init__ (`self.seq_len = self.sequence_length()`, `self.tokenizer.sequence_length()` in
+  // the model's): on a dummy input, before the module moves.
+  if (runs) {
+    const std::string needle = "." + std::string(function_name()) + "(";
+    const std::string_view text = m_src.text;
+    for (auto at = text.find(needle); runs && at != std::string_view::npos; at = text.find(needle, at + 1)) {
+      auto def = text.rfind("def ", at);
+      if (def != std::string_view::npos && text.substr(def + 4).starts_with("__init__(")) runs = false;
+    }
+  }
+  m_runs_own_forward = {fn.start_byte(), runs};
+  return runs;
 }
 
 bool Analyzer::class_holds_device() const {
@@ -1125,8 +1254,8 @@ void Analyzer::check_dtype_without_device(Node call, std::string_view q) {
 void Analyzer::check_host_factory(Node call, std::string_view q) {
   // A module's forward() is judged even in a file that places nothing itself (model.py): whoever
   // uses the module moves it.
-  if (m_function_nodes.empty() ||
-      (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method() && !called_from_forward())) {
+  if (m_function_nodes.empty() || (!m_ff.uses_device && !m_ff.framework_moves_batches && !in_module_method() &&
+                                    !called_from_forward() && !forward_helper())) {
     return;
   }
   if (!unplaced_sized_factory(call, q)) return;
@@ -1152,8 +1281,39 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   // The same holds in a helper that builds what forward() runs on (init_hidden, a mask helper
   // forward() calls), unless its result is moved afterwards. Elsewhere only a size read off an
   // input counts: a positional argument or a size keyword.
-  const bool in_module_forward = in_module_method() && (in_forward() || runtime_helper(call));
+  // A function forward() runs and whose result its caller uses as made counts as forward() too, and
+  // so does a method that runs the module itself (sample(), generate()).
+  const bool helper = !in_module_method() && forward_helper() && !moves_after(call) && !compared_on_host(call) &&
+                      joined_with_parameter(call);
+  const bool in_module_forward =
+      (in_module_method() && (in_forward() || runtime_helper(call) || runs_own_forward())) || helper;
+  // A method whose result forward() copies to the device where it calls it
+  // (`self.positions(n).to(x.device)`): a host allocation and a copy at every call.
+  if (!in_module_forward && in_module_method() && !in_forward() && gpu_code() && sized_factory(last_component(q)) &&
+      !runs_once_per_loop(call) && forward_moves_result(function_name(), true) == true && !moved_later_by_name(call)) {
+    m_inline_reported.insert(call.start_byte());
+    emit(RuleId::tensor_created_then_moved, call,
+         fmt::format("{}(...) is made on the CPU in {}(), which forward() calls at every step and whose result it then "
+                     "copies to the device: a host allocation and a copy at every call",
+                     q, function_name()),
+         {snippet(call, 80)},
+         fmt::format("{}(..., device=<the input's device>) in {}(), or a buffer made once in __init__", q,
+                     function_name()));
+    return;
+  }
   if (in_module_forward && moved_later_by_name(call)) return;
+  // `self.state = torch.FloatTensor(obs)`, and the method moves `self.state` before it runs the module.
+  if (in_module_forward) {
+    Node p = call.parent();
+    while (p.valid() && (p.is(NodeKind::attribute) || p.is(NodeKind::call) || p.is(NodeKind::argument_list))) p = p.parent();
+    if (p.is(NodeKind::assignment) && p.field(Field::left).is(NodeKind::attribute)) {
+      const std::string target(p.field(Field::left).text());
+      auto body = m_function_nodes.back().text();
+      if (body.find(target + ".to(") != std::string_view::npos || body.find(target + ".cuda(") != std::string_view::npos) {
+        return;
+      }
+    }
+  }
   bool shape = false;
   for (std::uint32_t i = 0; args.valid() && i < args.named_count() && !shape; ++i) {
     Node a = args.named(i);
@@ -1169,13 +1329,22 @@ void Analyzer::check_host_factory(Node call, std::string_view q) {
   const bool gpu = gpu_code();
   if (!shape) {
     auto& f = emit(RuleId::tensor_created_without_device, call,
-         fmt::format("{}(...) is made in {}() of a module without device=: it is on the CPU while the module and its "
-                     "inputs may be on the GPU",
-                     q, function_name()),
+         helper ? fmt::format("{}(...) is made without device= in {}(), which a module's forward() runs and whose "
+                              "result it uses as made: it is on the CPU while the module and its inputs may be on "
+                              "the GPU",
+                              q, function_name())
+                : fmt::format("{}(...) is made in {}() of a module without device=: it is on the CPU while the module "
+                              "and its inputs may be on the GPU",
+                              q, function_name()),
          {snippet(call, 80)}, fmt::format("{}(..., device=x.device) for an input x", q));
     // Joined with what forward() computes from its inputs: on a GPU that fails, whether or not this file
     // names one.
     if (!gpu && !joined_later(call)) f.severity = facts::Severity::info;
+    if (helper) {
+      Node fn = m_function_nodes.back();
+      m_helper_route_findings.emplace_back(m_out.findings.size() - 1, fn.row(),
+                                           fn.row() + static_cast<int>(util::count_byte(fn.text(), '\n')));
+    }
     return;
   }
   // Shaped like an input and computed with in arithmetic (`mu + sigma * torch.randn(mu.shape)`):
@@ -1313,6 +1482,7 @@ void Analyzer::check_joined(Node call, std::string_view q) {
   if (host == nullptr || !input || host->reported) return;
   host->reported = true;
   if (host->built_row >= 0) {  // `pos = coord_channels(img.shape)`: the helper made it on the host
+    m_joined_built_rows.push_back(host->built_row);
     // The helper's own factory, reported as advice where it was made (a file that names no GPU): joined
     // here with what the function computes from its input, it is a warning there too.
     for (std::size_t i = 0; i < m_out.findings.size(); ++i) {
@@ -1480,6 +1650,7 @@ void Analyzer::check_binary(Node op) {
       if (!h.made_on_host() || !h.sized || h.zero_dim || h.built_row < 0 || h.row >= 0) continue;
       Symbol o = infer(other);
       if (o.placement != Placement::accelerator || o.kind == Kind::module) continue;
+      m_joined_built_rows.push_back(h.built_row);
       emit(RuleId::tensor_created_without_device, op,
            fmt::format("`{}` is made on the CPU by a function of this file (no device=, at {}) and meets `{}`, which is "
                        "on the device",

@@ -65,6 +65,31 @@ Node first_positional(Node call) {
   return {};
 }
 
+// What a call returns is moved where it is made: `f(n).to(x.device)`, or the statement of the call or
+// the next one moves or names a device (`m = f(n)` then `m = m.to(dev)`).
+bool result_moved(Node call) {
+  Node up = call.parent();
+  if (up.is(NodeKind::attribute)) {
+    auto m = up.field(Field::attribute).text();
+    if (m == "to" || m == "cuda" || m == "type_as" || m == "to_device") return true;
+  }
+  Node statement = call;
+  for (int guard = 0; guard < 16 && statement.valid() && !statement.is(NodeKind::expression_statement) &&
+                      !statement.is(NodeKind::return_statement);
+       ++guard) {
+    statement = statement.parent();
+  }
+  if (!statement.is(NodeKind::expression_statement)) return false;
+  auto moves = [](std::string_view t) {
+    t = t.substr(0, t.find('#'));
+    return t.find(".to(") != std::string_view::npos || t.find(".cuda(") != std::string_view::npos ||
+           t.find("type_as(") != std::string_view::npos || t.find("device") != std::string_view::npos;
+  };
+  if (moves(statement.text())) return true;
+  Node next = statement.next_named();
+  return next.valid() && moves(next.text());
+}
+
 bool is_cpu_literal(Node n) {
   auto v = string_value(n);
   return v && (*v == "cpu" || *v == "CPU");
@@ -232,11 +257,26 @@ static bool defines_copying_mover(Node cls) {
   return false;
 }
 
+bool host_side_class(std::string_view cls) {
+  auto transform = cls.find("Transform");
+  bool data_transform = transform != std::string_view::npos && cls.substr(transform).find("Transformer") != 0;
+  return cls.find("Dataset") != std::string_view::npos || cls.find("Sampler") != std::string_view::npos ||
+         cls.find("Collat") != std::string_view::npos || data_transform;
+}
+
 FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
   FileFacts ff;
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
   std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
   std::vector<std::string_view> function_names;  // their names
+  // Calls by name from a forward() or a plain function: (caller, callee, the result is not moved
+  // where it is called).
+  struct HelperCall {
+    std::string_view caller, callee;
+    bool unmoved;
+  };
+  std::vector<HelperCall> helper_calls;
+  std::pair<std::uint32_t, bool> pil_forward{~0u, false};  // (forward's start byte, it takes PIL images)
   auto mark_device = [&] {
     ff.uses_device = true;
     ff.device_functions.insert(functions.empty() ? k_module_level : functions.back());
@@ -344,6 +384,26 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
                 (function_names.back() == "forward" || function_names.back().ends_with("_step"))) {
               ff.called_per_step.emplace(fn.text());
             }
+            // (Not from the forward() of a data transform, whose helpers work on the host.)
+            bool transform_forward =
+                function_names.empty() || open_classes.empty() || function_names.back() != "forward" ||
+                host_side_class(open_classes.back().first);
+            // A forward() that takes PIL images is a data transform's, whatever its class is called.
+            if (!transform_forward && fn.is(NodeKind::identifier)) {
+              if (pil_forward.first != functions.back()) {
+                Node def = n;
+                while (def.valid() && !def.is(NodeKind::function_definition)) def = def.parent();
+                auto text = def.text();
+                pil_forward = {functions.back(), text.find("Image.Image") != std::string_view::npos ||
+                                                     text.find("to_tensor(") != std::string_view::npos};
+              }
+              transform_forward = pil_forward.second;
+            }
+            if (fn.is(NodeKind::identifier) && !function_names.empty() && helper_calls.size() < 8192 &&
+                ((function_names.back() == "forward" && !transform_forward) ||
+                 (functions.size() == 1 && open_classes.empty()))) {
+              helper_calls.push_back({function_names.back(), fn.text(), !result_moved(n)});
+            }
             // Not a test calling its helper once per mode (`self._test_x(mode)` in `for mode in ...`).
             if (fn.is(NodeKind::attribute) && !loops.empty() && !functions.empty() && !name.starts_with("test") &&
                 !name.starts_with("_test") && ff.methods_called_in_loops.size() < 4096) {
@@ -408,13 +468,40 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
       for (const auto& b : bases) {
         std::string q = ff.imports.qualify(b);
         auto dot = q.rfind('.');
-        bool project_module = project != nullptr && !starts_with_package(q, "torch") &&
+        // A class of the project named like the base, unless the base is another framework's
+        // (flax.linen.Module, keras.Model: a project with both a torch and a JAX port names both Module).
+        bool other_framework = starts_with_package(q, "flax") || starts_with_package(q, "jax") ||
+                               starts_with_package(q, "haiku") || starts_with_package(q, "equinox") ||
+                               starts_with_package(q, "tensorflow") || starts_with_package(q, "keras") ||
+                               starts_with_package(q, "mxnet") || starts_with_package(q, "paddle");
+        // A file of another framework's port (flax, keras) that does not import torch: its classes
+        // named like the project's torch modules are that framework's.
+        const bool other_framework_file = !ff.imports.imports("torch") &&
+                                          (ff.imports.imports("flax") || ff.imports.imports("jax") ||
+                                           ff.imports.imports("tensorflow") || ff.imports.imports("keras") ||
+                                           ff.imports.imports("mxnet") || ff.imports.imports("paddle"));
+        bool project_module = project != nullptr && !starts_with_package(q, "torch") && !other_framework &&
+                              !other_framework_file &&
                               project->is_module_class(dot == std::string::npos ? q : q.substr(dot + 1));
         if (is_module_base(q) || ff.module_classes.count(b) || project_module || structural_modules.count(name) > 0) {
           ff.module_classes.insert(name);
           grew = true;
           break;
         }
+      }
+    }
+  }
+  // The plain functions forward() reaches through unmoved calls, to a fixed point (a call chain in
+  // a file is short; the bound keeps a generated file's cost linear).
+  for (const auto& c : helper_calls) {
+    if (c.caller == "forward" && c.unmoved) ff.forward_helpers_unmoved.emplace(c.callee);
+  }
+  for (int round = 0, grew = 1; grew != 0 && round < 8; ++round) {
+    grew = 0;
+    for (const auto& c : helper_calls) {
+      if (c.unmoved && c.caller != "forward" && ff.forward_helpers_unmoved.count(std::string(c.caller)) > 0 &&
+          ff.forward_helpers_unmoved.emplace(c.callee).second) {
+        ++grew;
       }
     }
   }

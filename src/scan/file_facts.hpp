@@ -65,6 +65,10 @@ struct FileFacts {
   // Functions of this file called by name from a forward() or a *_step() method, or from a step
   // loop: they run at every step, like the code that calls them.
   std::unordered_set<std::string> called_per_step;
+  // Plain functions of this file that a forward() runs, directly or through other plain functions
+  // of the file, at a call site that does not move what they return (`idx = make_index(n)`, not
+  // `make_index(n).to(x.device)`): what they make meets the module's tensors as it is.
+  std::unordered_set<std::string> forward_helpers_unmoved;
   // Methods called as `obj.NAME(...)` inside a loop of a function (`sched.step(eps, i, x)` in a
   // sampling loop): a plain class's method of that name runs once per pass.
   std::unordered_set<std::string> methods_called_in_loops;
@@ -80,6 +84,10 @@ struct FileFacts {
   bool has_syntax_error = false;
   int first_error_row = -1;
 };
+
+// A class of the data pipeline (a dataset, a sampler, a collate function, a data transform, not a
+// Transformer model): its code works on the host.
+bool host_side_class(std::string_view cls);
 
 // `project`: the other files' classes (nullptr when the file is analysed alone).
 FileFacts collect_file_facts(Node root, const ProjectIndex* project = nullptr);

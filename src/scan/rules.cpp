@@ -36,7 +36,9 @@ constexpr ScanRule k_rules[] = {
       "methods that do not run it, such as state_dict() or eval(), nor a method of the file that moves its input "
       "itself), reported where the tensor is made; targets made on the host (a field of a tokenizer's encoding whose "
       "moved copy went only to the model) given to a loss (torch.nn.functional's or a loss module) with what a model "
-      "on the device computed (`xent(logits.view(-1, v), target.view(-1))`). Not "
+      "on the device computed (`xent(logits.view(-1, v), target.view(-1))`); a host tensor handed to a plain function "
+      "of the file together with a model on the device, where the function runs that model on it (`generate(model, "
+      "encode(prompt))` with `model(idx[:, -n:])` inside). Not "
       "for a module class of the file whose __init__ builds no layer, parameter or buffer (an RPC stub), nor "
       "reported where a comment in the loop says the line "
       "fails on purpose (\"this will error\": lessons that show the error). As a warning: a move-to-device helper "
@@ -136,7 +138,9 @@ constexpr ScanRule k_rules[] = {
       "under a first-time test (`if len(state) == 0:`, `if x is None:`). Also torch.stack/cat (over torch.meshgrid) of "
       "tensors all made there on the host, then moved; and a device tensor copied to the host, only sliced, copied, "
       "cast or reshaped there and copied back (`torch.tensor(x.cpu().numpy()[:, ::-1].copy()).cuda()`), not when a "
-      "numpy routine works on it in between",
+      "numpy routine works on it in between; and a factory in a module's method whose result forward() copies to the "
+      "device where it calls it (`self.table(n).to(x.device)`), unless that call is under a test (a cache filled "
+      "once)",
       "Create it on the device: torch.zeros(n, device=device)"}},
     {RuleId::cpu_preprocessing_in_loop,
      {"code.cpu_preprocessing_in_loop", Layer::code, Severity::info,
@@ -239,7 +243,11 @@ constexpr ScanRule k_rules[] = {
       ".unsqueeze(0)`, `torch.tensor([0.5, 2.0])`) in arithmetic with a device tensor or, in a module's method, with "
       "what a submodule computed from the inputs (a 0-dim `torch.tensor(2.0)` mixes and is not reported); any such factory in forward() of a module, in init_hidden/init_state-like methods, and in "
       "a method forward() calls without moving its result (not when the method moves something after the factory, "
-      "nor for a size-0 placeholder or a value read back at once with .item()); a 0-dim accumulator "
+      "nor for a size-0 placeholder or a value read back at once with .item()), in a module's method that runs the "
+      "module itself (sample(), generate() calling self.forward() or self(), not one __init__ calls), in a plain "
+      "function of the file that forward() reaches through calls whose result it uses as made (unless the function "
+      "moves something after the factory, compares it on the host, or its result is reported where forward() joins "
+      "it), and a sequence made a tensor (`torch.tensor(range(n))`, `torch.tensor([a, b])`) there; a 0-dim accumulator "
       "(torch.tensor(0.0)) that takes values computed from tensor inputs in a loop; not in __init__, weight "
       "initialisation, datasets or collate functions, nor in a function of the file that "
       "the file only ever calls with host values (a naive version timed on small CPU tensors); and a tensor made "

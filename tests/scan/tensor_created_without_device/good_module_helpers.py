@@ -1,5 +1,6 @@
-# Module helpers whose tensors are fine: moved before use, placeholders of size 0, numbers read back
-# at once, weight initialisation, and helpers that forward() moves the result of.
+# Module helpers whose tensors are not left on the host: moved before use, placeholders of size 0,
+# numbers read back at once, weight initialisation, and helpers that forward() moves the result of
+# (_sinusoid: a copy at every call, which code.tensor_created_then_moved reports).
 import math
 
 import torch
