@@ -222,8 +222,10 @@ class Analyzer {
   bool runs_own_forward() const;
   std::optional<bool> forward_moves_result(std::string_view name, bool own_line_only = false) const;
   bool moves_after(Node call) const;
+  mutable std::pair<std::uint32_t, std::size_t> m_last_move{~0u, 0};  // (function's start byte, offset after its last move)
   bool compared_on_host(Node call) const;
   bool joined_with_parameter(Node call);
+  int m_joined_with_parameter_checks = 0;
   mutable std::pair<std::uint32_t, bool> m_runs_own_forward{~0u, false};  // (method's start byte, answer)
   bool called_with_moved_model(std::string_view function) const;
   // In a method (not __init__) of a class that is not an nn.Module: `self.` state outlives the call.

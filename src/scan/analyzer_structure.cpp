@@ -171,22 +171,31 @@ Node Analyzer::inline_host_data_factory(Node e) {
 bool Analyzer::moves_after(Node call) const {
   if (m_function_nodes.empty()) return false;
   Node fn = m_function_nodes.back();
-  auto body = fn.text();
-  auto after = body.substr(std::min<std::size_t>(body.size(), call.end_byte() - fn.start_byte()));
-  // Code only, line by line: a comment that mentions a device moves nothing.
-  for (std::string_view line : util::lines(after)) {
-    line = line.substr(0, line.find('#'));
-    for (std::string_view w : {".to(", ".cuda(", "type_as(", "device=", ".to_device("}) {
-      if (line.find(w) != std::string_view::npos) return true;
+  // The offset in the function of the last move in its code, found once per function: a function
+  // with thousands of factories is not read again for each.
+  if (m_last_move.first != fn.start_byte()) {
+    auto body = fn.text();
+    std::size_t last = 0;
+    // Code only, line by line: a comment that mentions a device moves nothing.
+    for (std::string_view line : util::lines(body)) {
+      const auto offset = static_cast<std::size_t>(line.data() - body.data());
+      auto code = line.substr(0, line.find('#'));
+      for (std::string_view w : {".to(", ".cuda(", "type_as(", "device=", ".to_device("}) {
+        auto at = code.rfind(w);
+        if (at != std::string_view::npos) last = std::max(last, offset + at + 1);
+      }
     }
+    m_last_move = {fn.start_byte(), last};
   }
-  return false;
+  return call.end_byte() - fn.start_byte() < m_last_move.second;
 }
 
 // The name `call` is bound to meets a tensor parameter of the function on a later line
 // (`idx = torch.tensor(range(a, b))` ... `torch.index_select(x, 1, idx)` with x a parameter): what
 // the function was handed, from a module on the device, meets what it made on the host.
 bool Analyzer::joined_with_parameter(Node call) {
+  // At most 256 factories a file are followed (each reads up to 200 lines): a generated file stays linear.
+  if (++m_joined_with_parameter_checks > 256) return false;
   Node p = call.parent();
   for (int guard = 0; guard < 8 && p.valid() && !p.is(NodeKind::assignment); ++guard) {
     if (p.is(NodeKind::expression_statement) || p.is(NodeKind::block)) return false;
