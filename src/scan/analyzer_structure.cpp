@@ -871,7 +871,20 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
     // tensors on any device.
     if (right.is(NodeKind::call) && !new_axis && last_component(qualified_callee(right)) == "tensor") {
       Node first = positional(right, 0);
-      if (!first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension)) return;
+      // Or a field of a file's contents (`blob = json.load(f)` ... `torch.tensor(blob["mean"])`):
+      // statistics stored as lists.
+      bool loaded_field = false;
+      if (first.is(NodeKind::subscript) && first.field(Field::value).is(NodeKind::identifier)) {
+        auto body = m_function_nodes.back().text();
+        const std::string bound = std::string(first.field(Field::value).text()) + " = ";
+        for (std::string_view loader : {"json.load(", "yaml.safe_load(", "yaml.load(", "np.load(", "numpy.load("}) {
+          loaded_field = loaded_field || body.find(bound + std::string(loader)) != std::string_view::npos;
+        }
+      }
+      if (!first.is(NodeKind::list) && !first.is(NodeKind::tuple) && !first.is(NodeKind::list_comprehension) &&
+          !loaded_field) {
+        return;
+      }
     }
     std::string_view text = m_src.text;
     std::string attr(std::string_view(name).substr(5));

@@ -18,7 +18,8 @@ constexpr std::string_view k_dtypes[] = {"float",  "float32", "float16", "half",
 bool is_module_base(const std::string& qualified) {
   return starts_with_package(qualified, "torch.nn") || qualified == "pytorch_lightning.LightningModule" ||
          qualified == "lightning.LightningModule" || qualified == "lightning.pytorch.LightningModule" ||
-         qualified == "transformers.PreTrainedModel";
+         qualified == "transformers.PreTrainedModel" || qualified == "torchmetrics.Metric" ||
+         qualified == "torchmetrics.metric.Metric";
 }
 
 // The row of the first ERROR or MISSING node in document order, found by following the children
