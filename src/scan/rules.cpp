@@ -223,7 +223,8 @@ constexpr ScanRule k_rules[] = {
     {RuleId::tensor_attribute_not_buffer,
      {"code.tensor_attribute_not_buffer", Layer::code, Severity::warning,
       "A tensor kept as a plain attribute of a module: model.to(device) leaves it on the CPU",
-      "self.x = <tensor> in __init__ of an nn.Module subclass (a mask, a table, a constant; directly, through a local name "
+      "self.x = <tensor> in __init__ of an nn.Module subclass or a torchmetrics Metric (a mask, a table, a constant, "
+      "statistics read from a JSON/YAML/NumPy file; directly, through a local name "
       "bound to it, or in a tuple assignment), not a buffer or a "
       "parameter, and never moved in the file, or copied to the input's device in another method (`self.x.to(x.device)` "
       "in forward(): model.to() and .half() leave it behind and each call copies or checks it); a 0-dim tensor from a "
