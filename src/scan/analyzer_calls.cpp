@@ -60,9 +60,6 @@ void Analyzer::touch_cuda(Node at) {
   if (s.cuda_touch_row < 0) s.cuda_touch_row = at.row();
 }
 
-// A call `f(a, b)` of a function of this file, seen from outside it: whether each argument is a
-// host value (a tensor made here without a device, a number, a string). One call with anything
-// else (a batch, a parameter, a value of unknown placement) keeps the function's findings.
 // In a plain function, a parameter called with another parameter as its input (`model(idx[:, -n:])`,
 // `model(**batch)`): whoever calls the function with a model on the device must hand a device input.
 void Analyzer::note_parameter_model_call(Node call) {
@@ -85,6 +82,58 @@ void Analyzer::note_parameter_model_call(Node call) {
   if (pairs.size() < 16 && std::find(pairs.begin(), pairs.end(), pair) == pairs.end()) pairs.push_back(std::move(pair));
 }
 
+// `model(**q)` (or `model(q)`) where the function bound q from a call of a plain name (`q =
+// tokenizer([query])`) and did not move it since: judged at the end against the file's other uses
+// of that callee.
+void Analyzer::note_unmoved_encoding_call(Node call) {
+  if (m_function_nodes.empty() || m_unmoved_encodings.size() >= 256) return;
+  Node fn = call.field(Field::function);
+  const Symbol* model = lookup(fn.text());
+  if (model == nullptr || model->scalar || model->is_loss || model->placement == Placement::host ||
+      !(model->is_parameter || model->kind == Kind::module || model->kind == Kind::hf_model)) {
+    return;
+  }
+  // An encoding: a dict of tensors given as keyword arguments (`model(**enc)`).
+  Node args = call.field(Field::arguments);
+  Node input = args.valid() && args.named_count() > 0 ? args.named(0) : Node();
+  if (!input.is(NodeKind::dictionary_splat)) return;
+  input = input.named(0);
+  if (!input.is(NodeKind::identifier) || input.text() == fn.text()) return;
+  Node function = m_function_nodes.back();
+  const auto body = function.text();
+  const std::size_t at = call.start_byte() - function.start_byte();
+  const std::string bound = std::string(input.text()) + " = ";
+  std::size_t bind = body.rfind(bound, at);
+  // The binding starts its line: `q = tokenizer(...)`, not `self.q = ...` or `x_q = ...`.
+  while (bind != std::string_view::npos && bind > 0 && body[bind - 1] != ' ' && body[bind - 1] != '\n') {
+    bind = bind == 0 ? std::string_view::npos : body.rfind(bound, bind - 1);
+  }
+  if (bind == std::string_view::npos) return;
+  auto bol = body.rfind('\n', bind);
+  if (!util::trim(body.substr(bol == std::string_view::npos ? 0 : bol + 1, bind - (bol == std::string_view::npos ? 0 : bol + 1))).empty()) return;
+  std::size_t e = bind + bound.size();
+  while (e < body.size() && (std::isalnum(static_cast<unsigned char>(body[e])) != 0 || body[e] == '_')) ++e;
+  auto callee = body.substr(bind + bound.size(), e - bind - bound.size());
+  // A tokenizer or processor object called (`tokenizer(texts)`), not a class built (`Parameter(...)`), a
+  // dict, or a model whose output is where the model is.
+  if (callee.empty() || e >= body.size() || body[e] != '(' || callee == "dict" ||
+      std::isupper(static_cast<unsigned char>(callee[0])) != 0) {
+    return;
+  }
+  if (const Symbol* c = lookup(callee); c != nullptr && (c->kind == Kind::module || c->kind == Kind::hf_model)) return;
+  // Moved (or rebound) between the binding and the use.
+  auto between = body.substr(e, at - e);
+  if (between.find(std::string(input.text()) + ".to(") != std::string_view::npos ||
+      between.find(std::string(input.text()) + " = ") != std::string_view::npos ||
+      between.find(std::string(input.text()) + "[") != std::string_view::npos) {
+    return;
+  }
+  m_unmoved_encodings.emplace_back(input, std::string(callee));
+}
+
+// A call `f(a, b)` of a function of this file, seen from outside it: whether each argument is a
+// host value (a tensor made here without a device, a number, a string). One call with anything
+// else (a batch, a parameter, a value of unknown placement) keeps the function's findings.
 void Analyzer::note_plain_function_call(Node call) {
   std::string name(call.field(Field::function).text());
   if (!m_function_nodes.empty() && function_name() == name) return;  // recursion says nothing
@@ -358,6 +407,7 @@ void Analyzer::on_call(Node call) {
   }
   if (fn.is(NodeKind::identifier)) {
     note_parameter_model_call(call);
+    note_unmoved_encoding_call(call);
     note_plain_function_call(call);
     check_dropped_device_argument(call);
     check_optimizer_loaded_by_helper(call);

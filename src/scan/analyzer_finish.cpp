@@ -137,7 +137,38 @@ void Analyzer::report_host_inputs_handed_with_device_model() {
   }
 }
 
+void Analyzer::report_unmoved_encodings() {
+  const std::string_view text = m_src.text;
+  std::set<int> reported;
+  for (const auto& [input, callee] : m_unmoved_encodings) {
+    // Another line of the file moves what the callee returns before a model gets it.
+    int moved_row = -1;
+    const std::string needle = callee + "(";
+    for (auto at = text.find(needle); at != std::string_view::npos && moved_row < 0; at = text.find(needle, at + 1)) {
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' ||
+                     text[at - 1] == '.')) {
+        continue;
+      }
+      auto bol = text.rfind('\n', at);
+      bol = bol == std::string_view::npos ? 0 : bol + 1;
+      auto eol = text.find('\n', at);
+      auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
+      line = line.substr(0, line.find('#'));
+      if (line.find(".to(") != std::string_view::npos && line.find("def ") == std::string_view::npos) {
+        moved_row = static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
+      }
+    }
+    if (moved_row < 0 || !reported.insert(static_cast<int>(input.row())).second) continue;
+    emit(RuleId::inputs_not_moved, input,
+         fmt::format("`{}` is what `{}(...)` returns, given to a model without .to(device), while {} moves what `{}(...)` "
+                     "returns before a model gets it: here the model gets CPU tensors",
+                     input.text(), callee, where(moved_row), callee),
+         {}, fmt::format("{} = {{k: v.to(device) for k, v in {}.items()}}", input.text(), input.text()));
+  }
+}
+
 void Analyzer::finish() {
+  report_unmoved_encodings();
   report_host_inputs_handed_with_device_model();
   report_handed_modules();
   check_script_model_left_on_host();

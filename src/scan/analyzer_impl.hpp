@@ -488,6 +488,11 @@ class Analyzer {
   std::unordered_map<std::string, std::vector<std::string>> m_plain_params;
   std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> m_param_model_inputs;
   void note_parameter_model_call(Node call);
+  // `q = tokenizer(texts)` then `model(**q)` unmoved, in a file where another line moves what
+  // `tokenizer(...)` returns (`{k: v.to(dev) for k, v in tokenizer(docs).items()}`): (argument, callee).
+  std::vector<std::pair<Node, std::string>> m_unmoved_encodings;
+  void note_unmoved_encoding_call(Node call);
+  void report_unmoved_encodings();
   void report_host_inputs_handed_with_device_model();
   int parameter_index(std::string_view name) const;
   // The same in the parameters of `function`, a function definition; -1 when it has none of that name.
