@@ -841,6 +841,24 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                                                     "to",   "cuda",   "cpu",    "item",  "numpy", "add",  "put"};
     per_step_method = std::find(std::begin(k_common), std::end(k_common), fname) == std::end(k_common);
   }
+  // `alphas = self.alphas_cumprod.to(x.device)` in a plain class's method that a loop calls at each
+  // step (a noise scheduler's add_noise()), where __init__ made the table with torch: the same copy
+  // at every step, into a local that is thrown away.
+  if ((method == "to" || method == "cuda") && per_step_method && state_method() && object.is(NodeKind::attribute) &&
+      object.field(Field::object).text() == "self" && moves_to_accelerator(call, method) && !m_class_nodes.empty()) {
+    Node up = call.parent();
+    const std::string attr(object.text());
+    if (up.is(NodeKind::assignment) && up.field(Field::left).is(NodeKind::identifier) &&
+        m_class_nodes.back().text().find(attr + " = torch.") != std::string_view::npos &&
+        m_attribute_reported.insert(attr + "@copied").second) {
+      emit(RuleId::tensor_created_then_moved, call,
+           fmt::format("`{}` stays on the CPU and .{}() copies it to the device into `{}` at every call of {}(), which "
+                       "a loop of this file calls at each step",
+                       attr, method, up.field(Field::left).text(), fname),
+           {snippet(call, 80)},
+           fmt::format("keep the moved copy: `{} = {}.to(device)` once (or on the first call), then use it", attr, attr));
+    }
+  }
   if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
       moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way

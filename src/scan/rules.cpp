@@ -142,7 +142,9 @@ constexpr ScanRule k_rules[] = {
       "cast or reshaped there and copied back (`torch.tensor(x.cpu().numpy()[:, ::-1].copy()).cuda()`), not when a "
       "numpy routine works on it in between; and a factory in a module's method whose result forward() copies to the "
       "device where it calls it (`self.table(n).to(x.device)`), unless that call is under a test (a cache filled "
-      "once)",
+      "once); and a tensor attribute a plain class made with torch in __init__ copied to the device into a local in a "
+      "method that a loop of the file calls at each step (`alphas = self.alphas_cumprod.to(x.device)` in a noise "
+      "scheduler's add_noise())",
       "Create it on the device: torch.zeros(n, device=device)"}},
     {RuleId::cpu_preprocessing_in_loop,
      {"code.cpu_preprocessing_in_loop", Layer::code, Severity::info,
