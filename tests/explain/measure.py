@@ -29,7 +29,7 @@ the same without those rules; then read), and test18 (821-860, collected blind i
 rules were written from the test17 misses, measured once at 57.5 %: 52.5 % with the analyser before the 63 mined
 signature rows, 47.5 % with the one of the start of the session before; then read), and test19 (861-900, collected blind later in
 that session, measured once at 45.0 %: 42.5 % with the analyser before that session's later rules, 32.5 % with the
-ones of the two sessions before; unread), and test20 (901-940, collected blind at the start of the next session,
+ones of the two sessions before; read in the next session), and test20 (901-940, collected blind at the start of the next session,
 measured once at 45.0 % before any change of that session: 40.0 % and 35.0 % with the analysers of the two sessions
 before; unread).
 
