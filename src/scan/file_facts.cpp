@@ -461,6 +461,12 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
   }
   std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
             [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });
+  // A file of another framework's port (flax, keras) that does not import torch: its classes named
+  // like the project's torch modules are that framework's.
+  const bool other_framework_file =
+      !ff.imports.imports("torch") && (ff.imports.imports("flax") || ff.imports.imports("jax") ||
+                                       ff.imports.imports("tensorflow") || ff.imports.imports("keras") ||
+                                       ff.imports.imports("mxnet") || ff.imports.imports("paddle"));
   // Module classes, following bases defined in the same file (to a fixed point).
   for (bool grew = true; grew;) {
     grew = false;
@@ -475,12 +481,6 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
                                starts_with_package(q, "haiku") || starts_with_package(q, "equinox") ||
                                starts_with_package(q, "tensorflow") || starts_with_package(q, "keras") ||
                                starts_with_package(q, "mxnet") || starts_with_package(q, "paddle");
-        // A file of another framework's port (flax, keras) that does not import torch: its classes
-        // named like the project's torch modules are that framework's.
-        const bool other_framework_file = !ff.imports.imports("torch") &&
-                                          (ff.imports.imports("flax") || ff.imports.imports("jax") ||
-                                           ff.imports.imports("tensorflow") || ff.imports.imports("keras") ||
-                                           ff.imports.imports("mxnet") || ff.imports.imports("paddle"));
         bool project_module = project != nullptr && !starts_with_package(q, "torch") && !other_framework &&
                               !other_framework_file &&
                               project->is_module_class(dot == std::string::npos ? q : q.substr(dot + 1));
