@@ -99,6 +99,8 @@ void Analyzer::note_unmoved_encoding_call(Node call) {
   if (!input.is(NodeKind::dictionary_splat)) return;
   input = input.named(0);
   if (!input.is(NodeKind::identifier) || input.text() == fn.text()) return;
+  // Each check reads back through the function: at most 1,024 a file (a generated file stays linear).
+  if (++m_encoding_checks > 1024) return;
   Node function = m_function_nodes.back();
   const auto body = function.text();
   const std::size_t at = call.start_byte() - function.start_byte();
@@ -1257,10 +1259,16 @@ void Analyzer::on_module_call(Node call, const Symbol& callee, std::string_view 
   if (callee.is_parameter && callee.kind == Kind::unknown && !m_function_nodes.empty() && m_classes.empty()) {
     int index = parameter_index(callee_name);
     // The function moves the model it is handed (`if use_gpu: net.cuda()`): whatever it gets is fine.
-    auto body = m_function_nodes.back().text();
-    for (const char* how : {".to(", ".cuda(", ".to_empty("}) {
-      if (index >= 0 && body.find(std::string(callee_name) + how) != std::string_view::npos) index = -1;
+    // Read once per function and name: a function that calls its model 60,000 times is not read again
+    // at each call.
+    auto [moves, first] = m_param_moves_itself.try_emplace({m_function_nodes.back().start_byte(), std::string(callee_name)}, false);
+    if (first) {
+      auto body = m_function_nodes.back().text();
+      for (const char* how : {".to(", ".cuda(", ".to_empty("}) {
+        moves->second = moves->second || body.find(std::string(callee_name) + how) != std::string_view::npos;
+      }
     }
+    if (moves->second) index = -1;
     Node args = call.field(Field::arguments);
     for (std::uint32_t i = 0; index >= 0 && args.valid() && i < args.named_count(); ++i) {
       if (Node a = args.named(i); a.is(NodeKind::identifier)) {

@@ -140,11 +140,14 @@ void Analyzer::report_host_inputs_handed_with_device_model() {
 void Analyzer::report_unmoved_encodings() {
   const std::string_view text = m_src.text;
   std::set<int> reported;
+  std::map<std::string, int> moved_rows;  // per callee: the file is searched once for each
   for (const auto& [input, callee] : m_unmoved_encodings) {
     // Another line of the file moves what the callee returns before a model gets it.
-    int moved_row = -1;
+    auto [cached, first] = moved_rows.try_emplace(callee, -1);
+    int& moved_row = cached->second;
     const std::string needle = callee + "(";
-    for (auto at = text.find(needle); at != std::string_view::npos && moved_row < 0; at = text.find(needle, at + 1)) {
+    for (auto at = first ? text.find(needle) : std::string_view::npos; at != std::string_view::npos && moved_row < 0;
+         at = text.find(needle, at + 1)) {
       if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' ||
                      text[at - 1] == '.')) {
         continue;

@@ -491,6 +491,9 @@ class Analyzer {
   // `q = tokenizer(texts)` then `model(**q)` unmoved, in a file where another line moves what
   // `tokenizer(...)` returns (`{k: v.to(dev) for k, v in tokenizer(docs).items()}`): (argument, callee).
   std::vector<std::pair<Node, std::string>> m_unmoved_encodings;
+  int m_encoding_checks = 0;
+  // (function's start byte, parameter name) -> the function moves that parameter itself.
+  std::map<std::pair<std::uint32_t, std::string>, bool> m_param_moves_itself;
   void note_unmoved_encoding_call(Node call);
   void report_unmoved_encodings();
   void report_host_inputs_handed_with_device_model();
