@@ -376,12 +376,18 @@ std::string_view Analyzer::function_name() const {
   return m_function_nodes.empty() ? std::string_view() : m_function_nodes.back().field(Field::name).text();
 }
 
-bool Analyzer::in_module_method() const {
-  if (m_function_nodes.empty() || m_classes.empty()) return false;
+Node Analyzer::enclosing_class() const {
+  if (m_function_nodes.empty()) return Node();
   Node cls = m_function_nodes.back().parent();
   if (cls.type() == "decorated_definition") cls = cls.parent();  // @torch.no_grad(), @staticmethod
   if (cls.is(NodeKind::block)) cls = cls.parent();
-  return cls.is(NodeKind::class_definition) && m_ff.module_classes.count(std::string(cls.field(Field::name).text())) > 0;
+  return cls.is(NodeKind::class_definition) ? cls : Node();
+}
+
+bool Analyzer::in_module_method() const {
+  if (m_classes.empty()) return false;
+  Node cls = enclosing_class();
+  return cls.valid() && m_ff.module_classes.count(std::string(cls.field(Field::name).text())) > 0;
 }
 
 bool Analyzer::in_forward() const {

@@ -145,21 +145,18 @@ void Analyzer::report_unmoved_encodings() {
     // Another line of the file moves what the callee returns before a model gets it.
     auto [cached, first] = moved_rows.try_emplace(callee, -1);
     int& moved_row = cached->second;
-    const std::string needle = callee + "(";
-    for (auto at = first ? text.find(needle) : std::string_view::npos; at != std::string_view::npos && moved_row < 0;
-         at = text.find(needle, at + 1)) {
-      if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' ||
-                     text[at - 1] == '.')) {
-        continue;
-      }
-      auto bol = text.rfind('\n', at);
-      bol = bol == std::string_view::npos ? 0 : bol + 1;
-      auto eol = text.find('\n', at);
-      auto line = text.substr(bol, eol == std::string_view::npos ? std::string_view::npos : eol - bol);
-      line = line.substr(0, line.find('#'));
-      if (line.find(".to(") != std::string_view::npos && line.find("def ") == std::string_view::npos) {
-        moved_row = static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
-      }
+    if (first) {
+      util::for_each_name_use(text, callee, [&](std::string_view rest) {
+        if (moved_row >= 0 || !rest.starts_with("(")) return;
+        const auto at = static_cast<std::size_t>(rest.data() - text.data()) - callee.size();
+        auto bol = text.rfind('\n', at);
+        bol = bol == std::string_view::npos ? 0 : bol + 1;
+        auto line = text.substr(bol, text.find('\n', at) - bol);
+        line = line.substr(0, line.find('#'));
+        if (line.find(".to(") != std::string_view::npos && line.find("def ") == std::string_view::npos) {
+          moved_row = static_cast<int>(util::count_byte(text.substr(0, at), '\n'));
+        }
+      });
     }
     if (moved_row < 0 || !reported.insert(static_cast<int>(input.row())).second) continue;
     emit(RuleId::inputs_not_moved, input,

@@ -220,6 +220,8 @@ class Analyzer {
   // A method of a module that runs the module itself (`self.forward(x)`, `self(x)`): sample(),
   // generate(), predict(). Its tensors meet the module's as forward()'s do.
   bool runs_own_forward() const;
+  // The class whose method the innermost function is (through a decorator), or an invalid node.
+  Node enclosing_class() const;
   std::optional<bool> forward_moves_result(std::string_view name, bool own_line_only = false) const;
   bool moves_after(Node call) const;
   mutable std::pair<std::uint32_t, std::size_t> m_last_move{~0u, 0};  // (function's start byte, offset after its last move)

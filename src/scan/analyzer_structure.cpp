@@ -52,6 +52,18 @@ bool host_side_function(std::string_view name, std::string_view cls) {
   return host_side_class(cls);
 }
 
+// The name of the def nearest above byte `at` of `text`: the method a line is in (methods are not
+// nested in the modules the rules judge). "" when none is.
+std::string_view def_name_above(std::string_view text, std::size_t at) {
+  for (std::size_t d = text.rfind("def ", at); d != std::string_view::npos; d = d == 0 ? std::string_view::npos : text.rfind("def ", d - 1)) {
+    if (d > 0 && text[d - 1] != ' ' && text[d - 1] != '\t' && text[d - 1] != '\n') continue;
+    std::size_t b = d + 4, e = b;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) != 0 || text[e] == '_')) ++e;
+    return text.substr(b, e - b);
+  }
+  return {};
+}
+
 }  // namespace
 
 bool Analyzer::unplaced_sized_factory(Node call, std::string_view q) const {
@@ -268,12 +280,9 @@ bool Analyzer::runtime_helper(Node call) {
 // line or the next one moves it or names a device): true when every call does, false when one does
 // not, nullopt when forward() does not call it.
 std::optional<bool> Analyzer::forward_moves_result(std::string_view name, bool own_line_only) const {
-  if (m_function_nodes.empty()) return std::nullopt;
   // The class's forward(): the class node holds the method.
-  Node cls = m_function_nodes.back().parent();
-  if (cls.type() == "decorated_definition") cls = cls.parent();
-  if (cls.is(NodeKind::block)) cls = cls.parent();
-  if (!cls.is(NodeKind::class_definition)) return std::nullopt;
+  Node cls = enclosing_class();
+  if (!cls.valid()) return std::nullopt;
   std::optional<bool> all_moved;
   Node block = cls.field(Field::body);
   for (std::uint32_t i = 0; block.valid() && i < block.named_count(); ++i) {
@@ -287,12 +296,12 @@ std::optional<bool> Analyzer::forward_moves_result(std::string_view name, bool o
       auto next = eol == std::string_view::npos || own_line_only ? eol : fwd.find('\n', eol + 1);
       if (own_line_only) {
         // A call under a test (`if self.table is None: self._extend(n)`) does not run at every step.
-        auto bol = fwd.rfind('\n', at);
-        auto prev_bol = bol == std::string_view::npos ? bol : fwd.rfind('\n', bol - 1);
-        auto previous = bol == std::string_view::npos ? std::string_view()
-                                                       : util::trim(fwd.substr(prev_bol == std::string_view::npos ? 0 : prev_bol + 1,
-                                                                               bol - (prev_bol == std::string_view::npos ? 0 : prev_bol + 1)));
-        auto own = util::trim(fwd.substr(bol == std::string_view::npos ? 0 : bol + 1, at - (bol == std::string_view::npos ? 0 : bol + 1)));
+        const auto bol = fwd.rfind('\n', at);
+        const std::size_t line_start = bol == std::string_view::npos ? 0 : bol + 1;
+        auto own = util::trim(fwd.substr(line_start, at - line_start));
+        auto above = fwd.substr(0, line_start == 0 ? 0 : line_start - 1);
+        const auto above_start = above.rfind('\n');
+        auto previous = util::trim(above.substr(above_start == std::string_view::npos ? 0 : above_start + 1));
         if ((previous.starts_with("if ") || previous.starts_with("elif ") || previous.starts_with("else")) && previous.ends_with(":")) {
           return std::nullopt;
         }
@@ -500,18 +509,14 @@ bool Analyzer::runs_own_forward() const {
   if (m_runs_own_forward.first == fn.start_byte()) return m_runs_own_forward.second;
   auto body = fn.field(Field::body).text();
   bool runs = body.find("self.forward(") != std::string_view::npos;
-  for (auto at = body.find("self("); !runs && at != std::string_view::npos; at = body.find("self(", at + 5)) {
-    runs = at == 0 || !(std::isalnum(static_cast<unsigned char>(body[at - 1])) != 0 || body[at - 1] == '_' ||
-                        body[at - 1] == '.');
-  }
+  util::for_each_name_use(body, "self", [&](std::string_view rest) { runs = runs || rest.starts_with("("); });
   // Run by an __init__ (`self.seq_len = self.sequence_length()`, `self.tokenizer.sequence_length()` in
   // the model's): on a dummy input, before the module moves.
   if (runs) {
     const std::string needle = "." + std::string(function_name()) + "(";
     const std::string_view text = m_src.text;
     for (auto at = text.find(needle); runs && at != std::string_view::npos; at = text.find(needle, at + 1)) {
-      auto def = text.rfind("def ", at);
-      if (def != std::string_view::npos && text.substr(def + 4).starts_with("__init__(")) runs = false;
+      runs = def_name_above(text, at) != "__init__";
     }
   }
   m_runs_own_forward = {fn.start_byte(), runs};
@@ -903,17 +908,6 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
       // another (forward() copying it to its input's device).
       Node fn = m_function_nodes.back();
       AttributeMove move = handled ? AttributeMove::handled : AttributeMove::never;
-      // The name of the def nearest above a byte: the method a line is in (methods are not nested
-      // in the modules this rule judges).
-      auto method_at = [&](std::size_t at) -> std::string_view {
-        for (std::size_t d = text.rfind("def ", at); d != std::string_view::npos; d = d == 0 ? std::string_view::npos : text.rfind("def ", d - 1)) {
-          if (d > 0 && text[d - 1] != ' ' && text[d - 1] != '\t' && text[d - 1] != '\n') continue;
-          std::size_t b = d + 4, e = b;
-          while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) != 0 || text[e] == '_')) ++e;
-          return text.substr(b, e - b);
-        }
-        return {};
-      };
       bool rebound_elsewhere = false;
       for (std::size_t at = text.find(name); at != std::string_view::npos && move != AttributeMove::handled;
            at = text.find(name, at + 1)) {
@@ -944,7 +938,7 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
           continue;
         }
         // Moved in the module's own to()/cuda()/_apply() override: it moves with the module.
-        if (auto m = method_at(at); m == "to" || m == "cuda" || m == "_apply") {
+        if (auto m = def_name_above(text, at); m == "to" || m == "cuda" || m == "_apply") {
           move = AttributeMove::handled;
           continue;
         }
