@@ -146,9 +146,10 @@ void Analyzer::report_unmoved_encodings() {
     auto [cached, first] = moved_rows.try_emplace(callee, -1);
     int& moved_row = cached->second;
     if (first) {
-      util::for_each_name_use(text, callee, [&](std::string_view rest) {
+      const std::string& name = callee;
+      util::for_each_name_use(text, name, [&](std::string_view rest) {
         if (moved_row >= 0 || !rest.starts_with("(")) return;
-        const auto at = static_cast<std::size_t>(rest.data() - text.data()) - callee.size();
+        const auto at = static_cast<std::size_t>(rest.data() - text.data()) - name.size();
         auto bol = text.rfind('\n', at);
         bol = bol == std::string_view::npos ? 0 : bol + 1;
         auto line = text.substr(bol, text.find('\n', at) - bol);
