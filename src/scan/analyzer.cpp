@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -43,7 +44,7 @@ bool contains_modulo(Node cond) {
 }
 
 FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* project,
-                              const std::vector<std::size_t>& starts);
+                              const std::vector<FilePart>& parts);
 
 }  // namespace
 
@@ -56,8 +57,8 @@ FileAnalysis analyze(const SourceText& source, const ProjectIndex* project) {
     project = &self;
   }
   if (source.cells.empty() && source.text.size() > k_parts_above_bytes) {
-    auto starts = part_starts(source.text, k_part_bytes);
-    if (starts.size() > 1) return analyze_in_parts(source, project, starts);
+    auto parts = split_parts(source.text, k_part_bytes, k_max_statement_bytes);
+    if (parts.size() > 1 || parts.front().too_large) return analyze_in_parts(source, project, parts);
   }
   auto tree = SyntaxTree::parse(source.text);
   if (!tree) return {{}, {source.display + ": the parser gave up; not scanned"}};
@@ -69,36 +70,54 @@ namespace {
 
 // Each part is analysed as a file of its own whose earlier lines are blank but for the imports
 // (file_parts.hpp): rows, locations and imported names stay the file's. Names bound in one part are
-// not followed into the next; a note says so.
+// not followed into the next; a note says so. A statement too large to parse within the memory bound
+// is not analysed, and a note says which lines. At most k_max_findings_per_rule findings of a rule
+// are kept, so that the findings of a generated file cannot outgrow it; a note counts the others.
 FileAnalysis analyze_in_parts(const SourceText& source, const ProjectIndex* project,
-                              const std::vector<std::size_t>& starts) {
+                              const std::vector<FilePart>& parts) {
   FileAnalysis out;
+  std::map<std::string, std::size_t, std::less<>> per_rule;  // findings seen, kept or not
   int first_row = 0;  // the part's first row in the file
-  for (std::size_t k = 0; k < starts.size(); ++k) {
-    std::size_t begin = starts[k], end = k + 1 < starts.size() ? starts[k + 1] : source.text.size();
+  for (const FilePart& p : parts) {
+    std::string_view body = std::string_view(source.text).substr(p.begin, p.end - p.begin);
+    const int rows = static_cast<int>(util::count_byte(body, '\n'));
+    const int last_row = first_row + std::max(rows, 1);
+    if (p.too_large) {
+      out.notes.push_back(fmt::format("{}: lines {} to {} hold one top-level statement of {:.1f} MB, more than the "
+                                      "{} MB one statement may have in a file analysed in parts; not scanned",
+                                      source.display, first_row + 1, last_row,
+                                      static_cast<double>(body.size()) / (1 << 20), k_max_statement_bytes >> 20));
+      first_row += rows;
+      continue;
+    }
     SourceText part;
     part.display = source.display;
-    part.text = imports_only_prefix(source.text, begin);
-    part.text.append(source.text, begin, end - begin);
-    const int rows = static_cast<int>(util::count_byte(source.text.substr(begin, end - begin), '\n'));
+    part.text = imports_only_prefix(source.text, p.begin);
+    part.text.append(body);
     auto tree = SyntaxTree::parse(part.text);
     if (!tree) {
       out.notes.push_back(fmt::format("{}: the parser gave up on lines {} to {}; not scanned", source.display,
-                                      first_row + 1, first_row + rows));
+                                      first_row + 1, last_row));
     } else {
       FileFacts ff = collect_file_facts(tree->root(), project);
       FileAnalysis a = Analyzer(part, tree->root(), std::move(ff)).run();
       for (auto& f : a.findings) {
         // Findings on the kept import lines belong to the part that holds those lines.
-        if (!f.location || f.location->line > first_row) out.findings.push_back(std::move(f));
+        if (f.location && f.location->line <= first_row) continue;
+        if (++per_rule[f.id] <= k_max_findings_per_rule) out.findings.push_back(std::move(f));
       }
       for (auto& n : a.notes) out.notes.push_back(std::move(n));
     }
     first_row += rows;
   }
-  out.notes.push_back(fmt::format("{}: {:.1f} MB analysed in {} parts, one top-level definition boundary each (names "
-                                  "bound in one part are not followed into the next)",
-                                  source.display, static_cast<double>(source.text.size()) / (1 << 20), starts.size()));
+  for (const auto& [id, n] : per_rule) {
+    if (n > k_max_findings_per_rule)
+      out.notes.push_back(fmt::format("{}: {} more {} findings past the first {} are not listed", source.display,
+                                      n - k_max_findings_per_rule, id, k_max_findings_per_rule));
+  }
+  out.notes.push_back(fmt::format("{}: {:.1f} MB analysed in {} parts cut at top-level statements (names bound in "
+                                  "one part are not followed into the next)",
+                                  source.display, static_cast<double>(source.text.size()) / (1 << 20), parts.size()));
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include <scan/file_parts.hpp>
 
+#include <cctype>
+
 namespace gpudoctor::scan {
 namespace {
 
@@ -10,10 +12,24 @@ bool starts_definition(std::string_view rest) {
 
 bool starts_import(std::string_view line) { return line.starts_with("import ") || line.starts_with("from "); }
 
-}  // namespace
+// Keywords that continue the compound statement above them: never the start of a part.
+bool continues_statement(std::string_view rest) {
+  for (std::string_view k : {"else", "elif", "except", "finally"}) {
+    if (!rest.starts_with(k)) continue;
+    const char next = rest.size() > k.size() ? rest[k.size()] : ':';
+    if (!(std::isalnum(static_cast<unsigned char>(next)) || next == '_')) return true;
+  }
+  return false;
+}
 
-std::vector<std::size_t> part_starts(std::string_view text, std::size_t part_bytes) {
-  std::vector<std::size_t> out{0};
+// The byte offsets where top-level statements start (0 first), with whether each starts a definition.
+struct Boundary {
+  std::size_t at = 0;
+  bool definition = false;
+};
+
+std::vector<Boundary> top_level_statements(std::string_view text) {
+  std::vector<Boundary> out{{0, starts_definition(text)}};
   // A small lexer: enough of Python's tokens to know whether a line starts at the top level.
   int depth = 0;          // open brackets
   char quote = 0;         // the quote of the string we are in, or 0
@@ -25,8 +41,9 @@ std::vector<std::size_t> part_starts(std::string_view text, std::size_t part_byt
     char c = text[i];
     if (line_start) {
       line_start = false;
-      if (quote == 0 && depth == 0 && !continued && c != '\n' && c != ' ' && c != '\t' && c != '#') {
-        if (!after_decorator && i - out.back() >= part_bytes && starts_definition(text.substr(i))) out.push_back(i);
+      if (quote == 0 && depth == 0 && !continued && c != '\n' && c != ' ' && c != '\t' && c != '#' && c != '\r') {
+        std::string_view rest = text.substr(i);
+        if (i > 0 && !after_decorator && !continues_statement(rest)) out.push_back({i, starts_definition(rest)});
         after_decorator = c == '@';
       }
       continued = false;
@@ -70,6 +87,31 @@ std::vector<std::size_t> part_starts(std::string_view text, std::size_t part_byt
       default: break;
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<FilePart> split_parts(std::string_view text, std::size_t part_bytes, std::size_t max_statement_bytes) {
+  const auto statements = top_level_statements(text);
+  std::vector<FilePart> out;
+  std::size_t begin = 0;  // of the part being filled
+  for (std::size_t k = 0; k < statements.size(); ++k) {
+    const std::size_t s = statements[k].at;
+    const std::size_t e = k + 1 < statements.size() ? statements[k + 1].at : text.size();
+    if (e - s > part_bytes) {
+      if (s > begin) out.push_back({begin, s, false});
+      out.push_back({s, e, e - s > max_statement_bytes});
+      begin = e;
+      continue;
+    }
+    const std::size_t held = s - begin;
+    if (held > 0 && (held >= part_bytes + part_bytes / 2 || (held >= part_bytes && statements[k].definition))) {
+      out.push_back({begin, s, false});
+      begin = s;
+    }
+  }
+  if (begin < text.size() || out.empty()) out.push_back({begin, text.size(), false});
   return out;
 }
 
