@@ -104,11 +104,8 @@ def write_shape(f, shape, mb):
         put("]\n")
         return size, f"one list of {n} numbers"
     if shape == "nested":
-        put("x = ")
-        while size < target:
-            put("f(")
-            n += 1
-        put("0" + ")" * n + "\n")
+        n = int(target // 3)  # "f(" and ")" per level
+        put("x = " + "f(" * n + "0" + ")" * n + "\n")
         return size, f"one expression {n} calls deep"
     raise SystemExit(f"unknown shape {shape}")
 
