@@ -30,6 +30,15 @@ constexpr facts::FindingInfo k_infos[] = {
      "Restart the container to get the GPU back; for good, run it with the devices given by CDI (`--device "
      "nvidia.com/gpu=all`, nvidia-ctk cdi generate) or with the /dev/nvidia* device nodes passed explicitly, or set "
      "Docker's exec-opts native.cgroupdriver=cgroupfs; see https://github.com/NVIDIA/nvidia-container-toolkit/issues/48"},
+    {"libtorch.torch_cuda_not_linked", facts::Layer::framework, facts::Severity::error,
+     "A libtorch program on Windows was linked without torch_cuda, so it finds no CUDA device",
+     "explain: a post about a C++ program built against the CUDA libtorch on Windows (MSVC, Visual Studio) that finds "
+     "no CUDA device (torch::cuda::is_available() false, device_count() 0, \"Cannot initialize CUDA without ATen_cuda "
+     "library\"): the MSVC linker drops torch_cuda.dll, which the program references no symbol of, so its CUDA "
+     "kernels and hooks are never loaded",
+     "Add /INCLUDE:\"?warp_size@cuda@at@@YAHXZ\" to the linker options (Linker > Command Line; older releases also "
+     "/INCLUDE:\"?searchsorted_cuda@native@at@@YA?AVTensor@2@AEBV32@0_N1@Z\"), or build with CMake and "
+     "find_package(Torch), which adds it; see https://github.com/pytorch/pytorch/issues/35604"},
     {"llama.built_without_cuda", facts::Layer::framework, facts::Severity::error,
      "llama.cpp (or llama-cpp-python) was built without its CUDA backend",
      "explain: a post about llama.cpp or llama-cpp-python that says the GPU is not used, with nothing else that "
@@ -260,6 +269,8 @@ const RE2& symptom() {
       R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any |their |his |her |our |your )?(?:nvidia )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
+      R"(|(?:not|n't) seems? to (?:use|utili[sz]e|detect|find|see|recogni[sz]e) (?:the |my |any )?(?:gpus?|cuda))"
+      R"(|list_physical_devices\(\W{0,2}gpu\W{0,2}\)[^\n]{0,40}(?:\[\]|empty list|returns? (?:an )?empty|returns? nothing))"
       R"(|(?:not|n't) able to (?:use|utili[sz]e|detect|find|see|access) (?:the |my |any )?(?:gpus?|cuda))"
       R"(|(?:runs?|running|ran|trains?|training|works?|stuck) (?:only )?in (?:the )?cpu[- ]mode|cpu[- ]mode only)"
       R"(|(?:uses?|using|runs? on) (?:the )?cpu instead)"
@@ -405,6 +416,14 @@ std::optional<checks::ProductCc> gpu_on_line(std::string_view line) {
     auto u = static_cast<unsigned char>(c);
     if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
   }
+  // A model number written without spaces ("RTX3060TI", "GTX1080"): the table's names have them.
+  static const RE2 k_series(R"((?i)\b(rtx|gtx|gts|mx)(\d{3,4})(ti|super)?\b)");
+  RE2::GlobalReplace(&words, k_series, "\\1 \\2 \\3");
+  // "GeForce 1070", "Geforce 3060": the series word left out.
+  static const RE2 k_gtx(R"((?i)\bgeforce\s+((?:9[5-8]0|10[5-8]0|16[56]0)\b))");
+  static const RE2 k_rtx(R"((?i)\bgeforce\s+((?:20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)\b))");
+  RE2::GlobalReplace(&words, k_gtx, "GeForce GTX \\1");
+  RE2::GlobalReplace(&words, k_rtx, "GeForce RTX \\1");
   return checks::cc_from_product_name(words);
 }
 
@@ -500,6 +519,8 @@ std::string_view catalogue_fix(std::string_view id) {
   return {};
 }
 
+bool wsl_named(std::string_view head, const facts::Facts& described);
+
 std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_view head) {
   switch (r) {
     case Runtime::none:
@@ -543,8 +564,14 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "None means a CPU build). Fix: pip uninstall torch, then install the CUDA wheel from "
                    "https://pytorch.org/get-started/locally/ (e.g. pip install torch --index-url "
                    "https://download.pytorch.org/whl/cu121)"};
-    case Runtime::tensorflow:
-      if (shows_windows(f)) {
+    case Runtime::tensorflow: {
+      // Windows named, and the program run there: not in WSL, or from R (RStudio, keras3), whose Windows
+      // build is native whatever WSL the machine also has.
+      static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
+      static const RE2 k_r_session(R"re((?i)\brstudio\b|install_keras\(|\bkeras3::|\btf\$config\b|install\.packages\()re");
+      const bool windows_named =
+          RE2::PartialMatch(head, k_windows) && (!wsl_named(head, f) || RE2::PartialMatch(head, k_r_session));
+      if (shows_windows(f) || windows_named) {
         return Prior{"tf.windows_native_no_gpu", facts::Layer::framework,
                      "TensorFlow 2.11 and later have no GPU support on native Windows: the last release that used an "
                      "NVIDIA GPU there was 2.10",
@@ -557,6 +584,7 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "Confirm: the import log says \"Could not load dynamic library\" or \"Skipping registering GPU "
                    "devices\" (TF_CPP_MIN_LOG_LEVEL=0). Fix: pip install tensorflow[and-cuda] (Linux, TF 2.14+), or "
                    "install the CUDA and cuDNN versions of the table at https://www.tensorflow.org/install/source#gpu"};
+    }
     case Runtime::jax:
       return Prior{"jax.cpu_only", facts::Layer::framework,
                    "the jaxlib that is installed is the CPU build (plain `pip install jax`), with no CUDA plugin",
@@ -961,6 +989,10 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
   auto shown = first_line_matching(head, symptom());
   if (!shown) shown = first_line_matching(head, k_no_device);
   if (!shown) return std::nullopt;
+  // torch.cuda.is_available() True in the same text: a CUDA runtime works on this driver.
+  static const RE2 k_available_true(
+      R"re((?i)is_available\(\)[^\n]{0,12}?(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*`?true\b|is_available\(\)\s*\n\s*(?:Out\[\d+\]:\s*)?True\b)re");
+  if (RE2::PartialMatch(head, k_available_true)) return std::nullopt;
   // A CUDA version the text names for the program (`+cu92`, `cudatoolkit=9.0`, "CUDA 10.0"), other
   // than nvidia-smi's own "CUDA Version:" header: one the driver serves means the driver is fine.
   static const RE2 k_named_cuda(R"re((?i)\+cu(\d)(\d)\b|\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
@@ -1170,6 +1202,117 @@ std::optional<facts::Finding> host_setup_cause(std::string_view head, const fact
 
 }  // namespace
 
+// Every GPU product the text names, in order, several per line ("built with GTX 1080, runs on RTX 3070").
+std::vector<checks::ProductCc> gpus_named(std::string_view head) {
+  static const RE2 k_model(
+      R"re((?i)\b((?:geforce\s+)?(?:rtx|gtx|gts|gt|mx|titan|quadro|tesla)\s?[a-z]?\d{2,4}[a-z]?(?:\s?(?:ti|super))?)\b)re");
+  std::vector<checks::ProductCc> out;
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 512) continue;
+    re2::StringPiece input(line.data(), line.size());
+    std::string model;
+    while (RE2::FindAndConsume(&input, k_model, &model)) {
+      if (auto p = gpu_on_line(model)) out.push_back(*p);
+    }
+  }
+  return out;
+}
+
+std::optional<facts::Finding> built_for_older_gpu(std::string_view head) {
+  static const RE2 k_built(R"re((?i)\b(?:built|build|compiled?|compiling)\b[^\n]{0,40}?\b(?:with|on|for|using)\b)re");
+  auto shown = first_line_matching(head, k_built);
+  if (!shown) return std::nullopt;
+  const auto gpus = gpus_named(shown->second);
+  if (gpus.size() < 2) return std::nullopt;
+  const auto& built = gpus.front();
+  for (const auto& other : gpus) {
+    if (!(other.cc > built.cc) || other.cc.major == built.cc.major) continue;
+    auto arch = checks::architecture(other.cc);
+    facts::Finding f;
+    f.id = "log.arch_not_compatible";
+    f.layer = facts::Layer::framework;
+    f.severity = facts::Severity::warning;
+    f.message = fmt::format(
+        "Likely cause: the program was built for the {} ({}) and runs on the {} ({}{}): a build for the older "
+        "architecture has no machine code for the newer one, and without PTX for it the CUDA kernels do not load.",
+        built.match, built.cc.sm(), other.match, other.cc.sm(), arch ? ", " + arch->name : std::string());
+    f.evidence = {fmt::format("line {}: {}", shown->first, util::sanitize_utf8(shown->second.substr(0, 160))),
+                  "rests on: the GPU the text says it built for and the newer GPU it runs on (data/gpu_product_cc.tsv)"};
+    f.fix = fmt::format("Rebuild for the {}: add its architecture to the build ({} in -gencode / CUDA_ARCH_BIN / "
+                        "CMAKE_CUDA_ARCHITECTURES / TORCH_CUDA_ARCH_LIST){}",
+                        other.match, other.cc.sm(),
+                        arch && !arch->cuda_first.empty()
+                            ? fmt::format(", with CUDA {} or newer, which is the first to build for {}", arch->cuda_first, arch->name)
+                            : std::string());
+    f.docs = facts::docs_anchor(f.id);
+    return f;
+  }
+  return std::nullopt;
+}
+
+// A GPU the text names whose architecture the driver branch it names no longer supports: the
+// branch's release notes drop it, and the GPU needs the legacy branch (data/gpu_architectures.tsv).
+std::optional<facts::Finding> driver_dropped_gpu(std::string_view head, const facts::Facts& described) {
+  auto gpu = gpu_named(head, false);
+  if (!gpu) return std::nullopt;
+  auto arch = checks::architecture(gpu->cc);
+  if (!arch || arch->last_driver_branch == 0) return std::nullopt;
+  // nvidia-smi's report (a table, a banner) means the driver runs on this machine's GPU: not this case.
+  if (driver_shown(described)) return std::nullopt;
+  // A driver version named beside the word driver, or written as only drivers write theirs (590.48.01).
+  static const RE2 k_driver(
+      R"re((?i)(?:driver|nvidia|kernel modules?)[^\n]{0,60}?\b([4-9]\d\d)\.(\d{2,3})(?:\.\d{1,3})?\b|\b([4-9]\d\d)\.(\d{2,3})\.\d{2}\b)re");
+  std::string driver;
+  std::pair<std::size_t, std::string_view> shown{0, {}};
+  for (std::string_view line : util::lines(head)) {
+    ++shown.first;
+    std::string major, minor, major2, minor2;
+    if (line.size() <= 512 && RE2::PartialMatch(line, k_driver, &major, &minor, &major2, &minor2)) {
+      driver = major.empty() ? major2 + "." + minor2 : major + "." + minor;
+      shown.second = line;
+      break;
+    }
+  }
+  const int branch = util::parse_int(driver.substr(0, driver.find('.'))).value_or(0);
+  if (branch <= arch->last_driver_branch) return std::nullopt;
+  return cause_at_line(
+      "driver.gpu_unsupported_by_driver", facts::Layer::driver,
+      fmt::format("Likely cause: driver {} no longer supports the {} ({}): the {} branch is the last for {} GPUs, and "
+                  "later drivers (closed or open kernel modules) do not drive them.",
+                  driver, gpu->match, arch->name, arch->last_driver_branch, arch->name),
+      shown,
+      fmt::format("rests on: the GPU and the driver the text names, and the last driver branch for {} "
+                  "(data/gpu_architectures.tsv: {})",
+                  arch->name, arch->source),
+      fmt::format("Install the {} legacy branch (e.g. nvidia-{}xx or nvidia-driver-{} from the distribution, or "
+                  "NVIDIA's {}.xx legacy driver) and hold it there; newer drivers will not support this GPU",
+                  arch->last_driver_branch, arch->last_driver_branch, arch->last_driver_branch, arch->last_driver_branch));
+}
+
+// A line that asks torch.cuda.is_available() or tf.test.is_gpu_available() whose answer, on one of the
+// next few lines (a REPL's Out[n], a "returns:" with the version printed before it), is False.
+std::optional<std::pair<std::size_t, std::string_view>> availability_answered_false(std::string_view head) {
+  static const RE2 k_asked(R"re(is_(?:gpu_)?available\(\))re");
+  static const RE2 k_false(R"re((?:Out\[\d+\]:\s*)?False)re");
+  std::optional<std::pair<std::size_t, std::string_view>> asked;
+  int after = 0;
+  std::size_t number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() > 512) continue;
+    const std::string_view t = util::trim(line);
+    if (RE2::PartialMatch(t, k_asked)) {
+      asked = std::pair{number, line};
+      after = 0;
+      continue;
+    }
+    if (!asked || t.empty()) continue;
+    if (RE2::FullMatch(t, k_false)) return asked;
+    if (++after > 4) asked.reset();
+  }
+  return std::nullopt;
+}
+
 std::optional<facts::Finding> situation_cause(std::string_view head, const facts::Facts& described) {
   // An OpenCL program that finds no platform at all: no vendor runtime is registered, whatever the GPU.
   static const RE2 k_no_opencl_platform(
@@ -1224,10 +1367,14 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // A hosted notebook (Colab, Kaggle) whose runtime has no accelerator: no GPU, no driver, no
   // nvidia-smi. Its VM gets a GPU only when the runtime type (Colab) or accelerator (Kaggle) asks.
   static const RE2 k_hosted(R"((?i)\bcolab\b|colaboratory|\bkaggle\b)");
+  // Not "No CUDA GPUs are available": that is a driver that sees no device (CUDA_VISIBLE_DEVICES), and a
+  // runtime without an accelerator has no driver at all.
   static const RE2 k_no_gpu_there(
-      R"re((?i)found no nvidia driver|no cuda gpus are available|nvidia-smi\W{0,3}(?:[^\n]{0,20}?)(?:command not found|not found)|NVIDIA-SMI has failed|no CUDA-capable device is detected)re");
+      R"re((?i)found no nvidia driver|nvidia-smi\W{0,3}(?:[^\n]{0,20}?)(?:command not found|not found)|NVIDIA-SMI has failed|no CUDA-capable device is detected|is_(?:gpu_)?available\(\)[^\n]{0,30}?\bfalse\b)re");
   if (RE2::PartialMatch(head, k_hosted) && !driver_shown(described)) {
-    if (auto shown = first_line_matching(head, k_no_gpu_there)) {
+    auto shown = first_line_matching(head, k_no_gpu_there);
+    if (!shown) shown = availability_answered_false(head);
+    if (shown) {
       return cause_at_line(
           "hw.no_gpu", facts::Layer::environment,
           "Likely cause: the hosted notebook runs on a runtime without a GPU. Colab and Kaggle attach a GPU "
@@ -1655,6 +1802,22 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "WSL's first (export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH; for numba also "
           "NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1), and remove any Linux NVIDIA driver packages inside WSL");
     }
+    // NVML that finds no driver under WSL 2 (NVML_ERROR_DRIVER_NOT_LOADED, 9): the program loaded a
+    // libnvidia-ml.so that is not WSL's (a Linux driver package's, found before /usr/lib/wsl/lib), which
+    // looks for a kernel module WSL does not have.
+    static const RE2 k_nvml_not_loaded(
+        R"re(NVML_ERROR_DRIVER_NOT_LOADED|(?i:nvmlInit\w*[^\n]{0,80}?\b(?:returned|returns|return value|ret(?:urn)?)\b\W{0,6}9\b))re");
+    if (auto shown = first_line_matching(head, k_nvml_not_loaded)) {
+      return cause_at_line(
+          "wsl.linux_driver_installed", facts::Layer::environment,
+          "Likely cause: the program loaded a libnvidia-ml.so that is not WSL's. Under WSL 2, NVML is "
+          "/usr/lib/wsl/lib/libnvidia-ml.so.1, served by the Windows driver; a Linux driver package's copy, found "
+          "first, looks for the nvidia kernel module, which WSL does not have, and answers \"driver not loaded\".",
+          *shown, "rests on: NVML reports no driver loaded in a post about WSL",
+          "Find which libnvidia-ml is loaded (ldconfig -p | grep nvidia-ml); load /usr/lib/wsl/lib/libnvidia-ml.so.1 "
+          "first (LD_LIBRARY_PATH=/usr/lib/wsl/lib, or a program fixed to search it first), and remove the Linux "
+          "NVIDIA driver packages from the WSL distribution");
+    }
     // A GPU in the TCC driver model (datacenter cards such as the H100 PCIe or A100, or a Quadro
     // switched to TCC): WSL's GPU paravirtualisation only passes WDDM devices to a distribution.
     static const RE2 k_tcc(R"re(\bTCC\b)re");
@@ -1908,7 +2071,9 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // A GPU newer than the CUDA the post says it uses (an RTX 3070 with CUDA 10.0): that CUDA cannot
   // build for its architecture, so a framework that uses the installed CUDA (not a wheel that
   // brings its own, as PyTorch's do) has no kernels for it.
-  if (auto runtime = runtime_of(head); runtime != Runtime::torch && runtime != Runtime::none) {
+  // A text that names no framework is about a program built on the machine's CUDA (darknet, a
+  // self-built tool), which is the same case.
+  if (auto runtime = runtime_of(head); runtime != Runtime::torch) {
     auto gpu = gpu_named(head, false);
     auto stated = cuda_mentioned(head);
     auto arch = gpu ? checks::architecture(gpu->cc) : std::nullopt;
@@ -1932,6 +2097,71 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
                           arch->cuda_first, gpu->cc.sm());
       f.docs = facts::docs_anchor(f.id);
       return f;
+    }
+  }
+  // Code built on (or for) one GPU and run on a newer one: "built it with a GTX 1080, it does not run on
+  // the RTX 3070". A build for the first GPU's architecture has no machine code for the second.
+  if (auto built = built_for_older_gpu(head)) return built;
+  // A GPU whose architecture the installed driver branch no longer supports (Pascal with 590).
+  if (auto legacy = driver_dropped_gpu(head, described)) return legacy;
+  // libtorch on Windows: the MSVC linker drops torch_cuda (nothing references it), so a program built
+  // against the CUDA libtorch finds no device.
+  {
+    static const RE2 k_libtorch(R"re((?i)\blibtorch\b|torch::cuda::|\btorch_cuda\.(?:dll|lib)\b)re");
+    static const RE2 k_msvc(R"re((?i)\bmsvc\b|visual studio|\bvs ?20\d\d\b|libtorch-win|\bwindows\b|\.vcxproj\b)re");
+    static const RE2 k_cuda_build(R"re((?i)libtorch/(?:nightly/)?cu\d{2,3}/|\+cu\d{2,3}\b|cuda (?:version of )?libtorch|libtorch[^\n]{0,20}cuda)re");
+    static const RE2 k_no_device(
+        R"re((?i)device_count\(\)[^\n]{0,40}\b(?:0|zero)\b|(?:zero|no|0) cuda devices?|is_available\(\)[^\n]{0,30}false|Cannot initialize CUDA without ATen_cuda)re");
+    if (RE2::PartialMatch(head, k_libtorch) && RE2::PartialMatch(head, k_msvc) && RE2::PartialMatch(head, k_cuda_build)) {
+      auto shown = first_line_matching(head, k_no_device);
+      if (!shown) shown = first_line_matching(head, symptom());
+      if (shown) {
+        return catalogued_cause(
+            "libtorch.torch_cuda_not_linked",
+            "Likely cause: the program is linked against the CUDA libtorch, but the MSVC linker left torch_cuda out: "
+            "the program references no symbol of it, so torch_cuda.dll is never loaded and libtorch sees no CUDA "
+            "device (CMake's find_package(Torch) adds the linker option that keeps it).",
+            *shown, "rests on: a libtorch program on Windows built against a CUDA libtorch that finds no CUDA device");
+      }
+    }
+  }
+  // tch (the Rust binding of libtorch): its build downloads a CPU-only libtorch unless told otherwise,
+  // so Python's torch sees the GPU and tch does not.
+  static const RE2 k_tch(R"re((?i)\btch-rs\b|\btch::|\bCuda::is_available\(\)|\btorch-sys\b|\bwith tch\b)re");
+  if (auto shown = first_line_matching(head, k_tch)) {
+    return cause_at_line(
+        "torch.cpu_only_build", facts::Layer::framework,
+        "Likely cause: tch uses a CPU-only libtorch. Unless LIBTORCH points at a libtorch with CUDA (or the build is "
+        "asked for one), tch's build script downloads the CPU build of libtorch, so Python's torch can use the GPU "
+        "while tch cannot.",
+        *shown, "rests on: a post about tch (the Rust binding of libtorch) that finds no CUDA",
+        "Download the CUDA libtorch matching tch's version (https://pytorch.org/get-started/locally/, C++/LibTorch), "
+        "set LIBTORCH to it (and LD_LIBRARY_PATH to its lib), rebuild (cargo clean; cargo build), and check "
+        "tch::Cuda::is_available(); or set LIBTORCH_USE_PYTORCH=1 to use the CUDA torch that Python already has");
+  }
+  // A container started with the GPU (--gpus, the NVIDIA runtime) in which torch still finds no CUDA,
+  // with nothing else shown: the common cause is an image built on a CUDA newer than the host driver
+  // serves (a project image on cu118 or cu12x, a host driver of an older branch).
+  {
+    static const RE2 k_gpu_given(
+        R"re((?i)--gpus\b|--runtime[= ]nvidia|runtime:\s*nvidia|nvidia\.com/gpu|capabilities:\s*\[\s*"?gpu|driver:\s*nvidia)re");
+    static const RE2 k_unavailable(R"re((?i)is_available\(\)\W{0,3}(?:is|returns?|=+|:)?\s*False\b)re");
+    static const RE2 k_other_evidence(
+        R"re((?i)not compiled with cuda|\+cpu\b|cpu[- ]only (?:build|wheel|version|torch)|no kernel image|driver version is insufficient|could not select device driver|nvidia-container-cli)re");
+    if (RE2::PartialMatch(head, k_gpu_given) && !driver_shown(described) &&
+        !RE2::PartialMatch(head, k_other_evidence)) {
+      if (auto shown = first_line_matching(head, k_unavailable)) {
+        return cause_at_line(
+            "driver.too_old_for_runtime", facts::Layer::driver,
+            "Likely cause: the container was given the GPU, yet torch in it finds no CUDA: the image's CUDA "
+            "(its torch wheel's cu118, cu12x) is most often newer than the host driver serves, and CUDA reports no "
+            "usable device.",
+            *shown,
+            "rests on: a container started with the GPU (--gpus or the NVIDIA runtime) in which "
+            "torch.cuda.is_available() is False, with no other message",
+            "Compare the host's nvidia-smi \"CUDA Version\" with the image's CUDA (python -c \"import torch; "
+            "print(torch.version.cuda)\" inside it); update the host driver, or use an image built for the host's CUDA");
+      }
     }
   }
   // A container that had the GPU and lost it after a while.
@@ -1984,7 +2214,8 @@ bool situation_explains(std::string_view id) {
                                    "log.cuda_init_failed", "log.cuda_devices_unavailable",
                                    "log.library_built_without_cuda", "log.torch_not_compiled_with_cuda",
                                    "log.paddle_gpu_build_no_device", "log.container_host_nvml_unreachable",
-                                   "log.nvenc_library_missing", "log.rocm_gfx_unsupported"}) {
+                                   "log.nvenc_library_missing", "log.rocm_gfx_unsupported",
+                                   "log.deserialize_cuda_on_cpu"}) {
     if (id == symptom) return true;
   }
   return false;

@@ -707,3 +707,93 @@ TEST(ExplainLikely, DockerFromASnapCannotReachTheNvidiaLibraries) {
 }
 
 }  // namespace gpudoctor::cli
+
+namespace gpudoctor::cli {
+namespace {
+
+// Patterns learnt from the test20 batch, each in our own words.
+TEST(ExplainLikely, AGpuNamedWithoutSpacesAndANewerArchitectureThanTheStatedCuda) {
+  // No framework named: a program built on the machine's CUDA.
+  EXPECT_EQ(situation_id("Doesn't work on my RTX3060TI.\nI installed Cuda10.2 and cudnn 7.6"), "log.arch_not_compatible");
+  EXPECT_EQ(situation_id("Doesn't work on my RTX 3060 Ti.\nI installed CUDA 11.4"), "");  // 11.4 builds for sm_86
+  // PyTorch's wheels bring their own CUDA: the machine's CUDA says nothing about them.
+  EXPECT_EQ(situation_id("torch does not use my RTX3060TI, CUDA 10.2 installed"), "");
+}
+
+TEST(ExplainLikely, BuiltForAnOlderGpuAndRunOnANewerOne) {
+  EXPECT_EQ(situation_id("I built it with a GTX 1080 but it can't run on the machine with an RTX 3070"),
+            "log.arch_not_compatible");
+  // The same architecture family, or only one GPU: not this.
+  EXPECT_EQ(situation_id("I built it with a GTX 1080 and run it on a GTX 1070"), "");
+  EXPECT_EQ(situation_id("I built it with CUDA 11.8 for my RTX 3070"), "");
+}
+
+TEST(ExplainLikely, AGpuTheNamedDriverBranchNoLongerDrives) {
+  EXPECT_EQ(situation_id("GeForce 1070 and the new driver?\n590.48.01-2\nneither module supports the card"),
+            "driver.gpu_unsupported_by_driver");
+  EXPECT_EQ(situation_id("GTX 1080 Ti with driver 580.95.05 finds no GPU"), "");  // 580 still drives Pascal
+  EXPECT_EQ(situation_id("RTX 4090 with driver 590.44.01 finds no GPU"), "");       // Ada is current
+}
+
+TEST(ExplainLikely, TchDownloadsACpuLibtorch) {
+  EXPECT_EQ(situation_id("In Python torch sees the T4; with tch, Cuda::is_available() prints false"),
+            "torch.cpu_only_build");
+}
+
+TEST(ExplainLikely, LibtorchOnWindowsLinkedWithoutTorchCuda) {
+  EXPECT_EQ(situation_id("Visual Studio 2019 project with libtorch from download.pytorch.org/libtorch/cu118/\n"
+                         "torch::cuda::device_count() returns 0"),
+            "libtorch.torch_cuda_not_linked");
+  // The CPU libtorch is another story.
+  EXPECT_EQ(situation_id("Visual Studio 2019 project with libtorch from download.pytorch.org/libtorch/cpu/\n"
+                         "torch::cuda::device_count() returns 0"),
+            "");
+}
+
+TEST(ExplainLikely, ColabAvailabilityAnsweredFalseOnALaterLine) {
+  const std::string post =
+      "On Colab neither framework sees the GPU:\n"
+      "import torch\n"
+      "torch.cuda.is_available()\n"
+      "\n"
+      "returns:\n"
+      "\n"
+      "False\n";
+  EXPECT_EQ(situation_id(post), "hw.no_gpu");
+  // A driver that sees no device is not a runtime without a GPU.
+  EXPECT_EQ(situation_id("Colab: RuntimeError: No CUDA GPUs are available"), "");
+}
+
+TEST(ExplainLikely, WslNvmlWithoutDriverLoadedIsALinuxLibraryInWsl) {
+  EXPECT_EQ(situation_id("Under WSL2 nvmlInit_v2 returned 9, so the GPU is not detected"), "wsl.linux_driver_installed");
+  EXPECT_EQ(situation_id("On Ubuntu nvmlInit_v2 returned 9"), "");
+}
+
+TEST(ExplainLikely, TensorflowFromRstudioOnWindowsIsNative) {
+  EXPECT_EQ(likely_id("Windows 11, WSL2 configured too.\ntf$config$list_physical_devices('GPU') returns an empty list "
+                      "in RStudio"),
+            "tf.windows_native_no_gpu");
+}
+
+TEST(ExplainLikely, AContainerGivenTheGpuWhoseTorchFindsNone) {
+  EXPECT_EQ(situation_id("docker run --gpus all my-image\nRuntimeError: Attempting to deserialize object on a CUDA "
+                         "device but torch.cuda.is_available() is False."),
+            "driver.too_old_for_runtime");
+  // A CPU wheel in the image, or the host's nvidia-smi shown: other causes.
+  EXPECT_EQ(situation_id("docker run --gpus all my-image\ntorch 2.1.0+cpu\ntorch.cuda.is_available() is False"), "");
+}
+
+TEST(ExplainLikely, AnOldDriverIsNotTheCauseWhenTorchSeesTheGpu) {
+  const std::string post =
+      "In [2]: torch.cuda.is_available()\n"
+      "Out[2]: True\n"
+      "but my other program does not use the GPU\n"
+      "| NVIDIA-SMI 440.64       Driver Version: 440.64       CUDA Version: 10.2     |\n";
+  EXPECT_NE(likely_id(post), "driver.too_old_for_runtime");
+  EXPECT_EQ(likely_id("my program does not use the GPU\n| NVIDIA-SMI 440.64       Driver Version: 440.64       CUDA "
+                      "Version: 10.2     |\n"),
+            "driver.too_old_for_runtime");
+}
+
+}  // namespace
+}  // namespace gpudoctor::cli
