@@ -653,6 +653,10 @@ void Analyzer::on_assignment(Node n) {
   if (!left.valid()) return;
   if (left.is(NodeKind::subscript)) {
     if (right.valid()) check_accumulator(left, right, n);
+    // `history[i] = loss.data` into a NumPy array: NumPy reads the value through np.asarray.
+    if (right.valid() && left.field(Field::value).is(NodeKind::identifier) && numpy_array_here(left.field(Field::value).text())) {
+      check_numpy_of_device_tensor(n, right);
+    }
     std::string obj = m_ff.imports.qualify(left.field(Field::value).text());
     Node key = left.field(Field::subscript);
     auto var = string_value(key);
@@ -765,6 +769,7 @@ void Analyzer::on_assignment(Node n) {
     note_handed_module(left, right);
     check_submodule_swapped_after_move(n, left, right, value);
   }
+  check_model_beside_unused_device(left, right, value);
   // A batch rebound from a device move: the loop that bound it now moves (part of) its batch.
   Symbol* old = lookup(left.text());
   check_rebound_to_host(left, right, old, value);

@@ -327,10 +327,25 @@ bool Analyzer::from_model_output(Node e) {
         continue;
       }
     }
+    if (fn.is(NodeKind::attribute) && fn.field(Field::attribute).text() == "forward") fn = fn.field(Field::object);
     if (!fn.is(NodeKind::identifier) && !fn.is(NodeKind::attribute)) return false;
     const Symbol* callee = lookup(fn.text());
-    return callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model) && !callee->is_loss &&
-           callee->placement == Placement::accelerator;
+    if (callee != nullptr && (callee->kind == Kind::module || callee->kind == Kind::hf_model) && !callee->is_loss &&
+        callee->placement == Placement::accelerator) {
+      return true;
+    }
+    // A model this function was handed (`model(inp)` with `model` a parameter), fed an input on the
+    // device: the model is where its input is, and so is what it computes.
+    if (callee != nullptr && callee->kind != Kind::module && callee->kind != Kind::unknown) return false;
+    if (callee != nullptr && callee->is_loss) return false;
+    const std::string_view name = last_component(fn.text());
+    if (name.find("model") == std::string_view::npos && name != "net" && name != "network") return false;
+    Node args = e.field(Field::arguments);
+    for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
+      Node a = args.named(i);
+      if (a.is(NodeKind::identifier) && infer(a).placement == Placement::accelerator) return true;
+    }
+    return false;
   }
   return false;
 }
@@ -394,7 +409,9 @@ void Analyzer::on_call(Node call) {
   std::string q = qualified_callee(call);
   std::string_view last = last_component(q);
   check_loss_operands(call, q);
-  if ((q == "numpy.array" || q == "numpy.asarray") && positional(call, 0).valid()) {
+  // Every NumPy function reads its array arguments through np.asarray: np.isnan(logits.max()) of a
+  // device tensor fails as np.array(logits) does.
+  if (q.starts_with("numpy.") && !q.starts_with("numpy.random.") && positional(call, 0).valid()) {
     check_numpy_of_device_tensor(call, positional(call, 0));
   }
 
@@ -564,6 +581,7 @@ void Analyzer::on_call(Node call) {
     if (var && value.valid()) check_env_assignment(*var, value, call);
   }
   if (fn.is(NodeKind::attribute) && (last == "cuda" || last == "to")) check_cuda_ignores_device(call, last);
+  check_cuda_keyword_ignores_device(call);
   if (q == "torch.load") {
     check_load_without_map_location(call);
     Node ml = keyword(call, "map_location");
@@ -714,7 +732,9 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
     if (m == "cpu" || m == "to" || m == "item" || m == "tolist") return;
     if (m != "detach" && m != "squeeze" && m != "unsqueeze" && m != "flatten" && m != "view" && m != "reshape" &&
         m != "float" && m != "double" && m != "long" && m != "int" && m != "contiguous" && m != "clone" &&
-        m != "permute" && m != "transpose" && m != "argmax" && m != "softmax" && m != "sigmoid") {
+        m != "permute" && m != "transpose" && m != "argmax" && m != "softmax" && m != "sigmoid" && m != "max" &&
+        m != "min" && m != "mean" && m != "sum" && m != "abs" && m != "exp" && m != "log" && m != "norm" &&
+        m != "std" && m != "sqrt") {
       return;
     }
     data = data.field(Field::function).field(Field::object);
@@ -745,6 +765,23 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
                    "cuda:0 device type tensor to numpy\"",
                    snippet(data, 40)),
        {snippet(call, 80)}, fmt::format("{}.detach().cpu().numpy()", snippet(data, 40)));
+}
+
+// Whether `name` is bound in the enclosing function (or the module) to a NumPy array made by a
+// factory: `g_loss = np.zeros((n, 1))`.
+bool Analyzer::numpy_array_here(std::string_view name) const {
+  const std::string_view scope = m_function_nodes.empty() ? std::string_view(m_src.text) : m_function_nodes.back().text();
+  for (std::string_view alias : {"np", "numpy"}) {
+    const std::string bound = std::string(name) + " = " + std::string(alias) + ".";
+    for (std::size_t at = scope.find(bound); at != std::string_view::npos; at = scope.find(bound, at + 1)) {
+      if (at > 0 && (std::isalnum(static_cast<unsigned char>(scope[at - 1])) || scope[at - 1] == '_' || scope[at - 1] == '.')) continue;
+      std::string_view rest = scope.substr(at + bound.size());
+      for (std::string_view f : {"zeros(", "ones(", "empty(", "full(", "zeros_like(", "ones_like(", "empty_like(", "full_like("}) {
+        if (rest.starts_with(f)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
@@ -2300,16 +2337,47 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
   } else {
     Node first = positional(call, 0);
     auto v = string_value(first);
-    if (!v || *v != "cuda") return;
+    if (!v || (*v != "cuda" && *v != "cuda:0")) return;
   }
+  const std::string& chosen = chosen_device_here();
+  if (!chosen.empty()) report_cuda_ignoring(call, object, chosen);
+}
+
+// `device="cuda:0"` (or device_map=) handed to a call in a function that has a chosen device: the
+// value pins the first GPU whatever was chosen (a model loaded on cuda:0 while the caller asked
+// for cuda:1).
+void Analyzer::check_cuda_keyword_ignores_device(Node call) {
+  if (m_function_nodes.empty()) return;
+  for (std::string_view name : {"device", "device_map"}) {
+    Node kw = keyword(call, name);
+    if (!kw.valid()) continue;
+    auto v = string_value(kw.field(Field::value));
+    if (!v || (*v != "cuda" && *v != "cuda:0")) continue;
+    const std::string& chosen = chosen_device_here();
+    if (chosen.empty()) return;
+    // Under any test (`if torch.device(device).type == "cuda":`): the code chose this branch.
+    for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
+      if (branch_test(p).valid() || p.type() == "try_statement") return;
+    }
+    emit(RuleId::cuda_ignores_device, call,
+         fmt::format("`{}=\"{}\"` pins the first GPU, while this code uses a chosen device (`{}`): with cuda:1 "
+                     "chosen, what this call makes is on another GPU than the rest",
+                     name, *v, chosen),
+         {snippet(call, 80)}, fmt::format("{}={}", name, chosen));
+    return;
+  }
+}
+
+// The device this function was given or moves values to (a `device` parameter, `.to(args.device)`), or
+// the class's self.device; "" for none. Read once per function.
+const std::string& Analyzer::chosen_device_here() {
+  static const std::string k_none;
+  if (m_function_nodes.empty()) return k_none;
   // Where a chosen device lives: a parameter or a moved value of this function, or the class.
   static const RE2 k_chosen(R"re(\.to\(\s*(?:self\.|args\.|opt\.|cfg\.|config\.|self\.args\.|self\.cfg\.)?(\w*device\w*)\s*[,)])re");
   // Read once per function: a body with many calls is not searched once per call.
   auto cached = m_chosen_device.find(m_function_nodes.back().start_byte());
-  if (cached != m_chosen_device.end()) {
-    if (!cached->second.empty()) report_cuda_ignoring(call, object, cached->second);
-    return;
-  }
+  if (cached != m_chosen_device.end()) return cached->second;
   const std::string_view body = m_function_nodes.back().text();
   std::string chosen;
   if (!RE2::PartialMatch(body, k_chosen, &chosen)) {
@@ -2324,8 +2392,7 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
       }
     }
   }
-  m_chosen_device.emplace(m_function_nodes.back().start_byte(), chosen);
-  if (!chosen.empty()) report_cuda_ignoring(call, object, chosen);
+  return m_chosen_device.emplace(m_function_nodes.back().start_byte(), chosen).first->second;
 }
 
 void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& chosen) {

@@ -83,6 +83,9 @@ class Analyzer {
   void check_env_assignment(std::string_view var, Node value, Node at);
   void check_load_without_map_location(Node call);
   void check_cuda_ignores_device(Node call, std::string_view method);
+  void check_cuda_keyword_ignores_device(Node call);
+  bool numpy_array_here(std::string_view name) const;
+  const std::string& chosen_device_here();
   void report_cuda_ignoring(Node call, Node object, const std::string& chosen);
   void check_env_magic(const Magic& m);
 
@@ -365,6 +368,7 @@ class Analyzer {
   std::map<std::pair<std::uint32_t, std::string>, std::string> m_attribute_class;  // (class, attr) -> Cls of `self.attr = Cls(...)`
   // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
   std::unordered_map<std::uint32_t, std::string> m_chosen_device;
+  std::unordered_set<std::ptrdiff_t> m_unused_device_scopes;  // scopes (by offset) reported by check_model_beside_unused_device
   // Read once per file for code.load_without_map_location: the first "cpu" of the code (npos when
   // none), and the argument lists of its torch.save calls.
   std::optional<std::size_t> m_first_cpu_literal;
@@ -516,6 +520,7 @@ class Analyzer {
   void check_loss_operands(Node call, std::string_view q);
   bool from_model_output(Node e);
   void check_submodule_swapped_after_move(Node statement, Node left, Node right, const Symbol& value);
+  void check_model_beside_unused_device(Node left, Node right, const Symbol& value);
   int m_swap_checks = 0;
   std::unordered_map<std::string, bool> m_method_moves_input;  // a model method of the file moves its input
   void check_numpy_of_device_tensor(Node call, Node data);

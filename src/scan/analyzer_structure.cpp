@@ -427,6 +427,46 @@ std::string_view def_body(std::string_view text, std::size_t def_at) {
   return text.substr(def_at, next == std::string_view::npos ? std::string_view::npos : next - def_at);
 }
 
+// `self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")` that nothing reads, and a
+// model built beside it in the same class (function, file) where nothing is ever placed on a device:
+// the device was chosen and forgotten, and the model runs on the CPU.
+void Analyzer::check_model_beside_unused_device(Node left, Node right, const Symbol& value) {
+  // A module, or what a module class of this file's from_pretrained() returns.
+  Node fn = right.is(NodeKind::call) ? right.field(Field::function) : Node();
+  const bool loaded = fn.is(NodeKind::attribute) && fn.field(Field::attribute).text() == "from_pretrained" &&
+                      m_ff.module_classes.count(std::string(fn.field(Field::object).text())) > 0;
+  if ((value.kind != Kind::module && value.kind != Kind::hf_model && !loaded) || value.is_loss || value.is_parameter ||
+      value.placement == Placement::accelerator || value.weightless) {
+    return;
+  }
+  if (!left.is(NodeKind::identifier) && !(left.is(NodeKind::attribute) && left.text().starts_with("self."))) return;
+  std::string_view scope = m_src.text;
+  if (left.text().starts_with("self.")) {
+    if (m_class_nodes.empty()) return;
+    scope = m_class_nodes.back().text();
+  } else if (!m_function_nodes.empty()) {
+    scope = m_function_nodes.back().text();
+  }
+  if (m_unused_device_scopes.count(scope.data() - m_src.text.data())) return;
+  // Nothing in the scope is placed anywhere.
+  for (std::string_view placed : {".to(", ".cuda(", "device=", "device_map", ".to_device(", "set_device("}) {
+    if (scope.find(placed) != std::string_view::npos) return;
+  }
+  static const RE2 k_choice(
+      R"re(((?:self\.)?\w+)\s*=\s*(?:torch\.device\(\s*)?["']cuda(?::\d+)?["']\s+if\s+[^\n]*?is_available\(\))re");
+  std::string chosen;
+  if (!RE2::PartialMatch(scope, k_choice, &chosen)) return;
+  int uses = 0;
+  util::for_each_name_use(scope, chosen, [&](std::string_view) { ++uses; });
+  if (uses != 1) return;  // read somewhere: not forgotten
+  m_unused_device_scopes.insert(scope.data() - m_src.text.data());
+  emit(RuleId::model_not_moved, left,
+       fmt::format("`{}` is built on the CPU and never moved: `{}` chooses the GPU when there is one, but nothing "
+                   "reads it, and nothing here is placed on a device, so the model and its inputs stay on the CPU",
+                   left.text(), chosen),
+       {fmt::format("`{}` is set and never used", chosen)}, fmt::format("{}.to({}), and move its inputs too", left.text(), chosen));
+}
+
 bool name_moved_in(std::string_view text, std::string_view name, bool device_word) {
   bool moved = false;
   util::for_each_name_use(text, name, [&](std::string_view rest) {

@@ -202,7 +202,10 @@ constexpr ScanRule k_rules[] = {
       "a loss class of the file that makes an nn.Parameter or a buffer, or torch's loss given class weights made on "
       "the host (`nn.CrossEntropyLoss(weight=torch.tensor([...]))`); and a model a function fills with "
       "load_state_dict(torch.load(..., map_location=device)) and returns never moved, when no caller in the file moves "
-      "it (map_location places the checkpoint's tensors, not the model's parameters)",
+      "it (map_location places the checkpoint's tensors, not the model's parameters); and a model built or loaded "
+      "(`self.lm = Net.from_pretrained(...)`) beside a device chosen for the GPU (`self.device = torch.device(\"cuda\" "
+      "if torch.cuda.is_available() else \"cpu\")`) that nothing in the class (function, file) reads, where nothing "
+      "is placed on a device at all",
       "model.to(device) after building or loading it (and after load_state_dict); in __init__, move the module last "
       "or leave the move to the caller"}},
     {RuleId::module_built_in_forward,
@@ -318,7 +321,8 @@ constexpr ScanRule k_rules[] = {
     {RuleId::cuda_ignores_device,
      {"code.cuda_ignores_device", Layer::code, Severity::warning,
       "`.cuda()` or \"cuda\" where the code uses a chosen device",
-      "x.cuda() with no index, .to(\"cuda\") or device=\"cuda\" in a function that takes a device parameter or "
+      "x.cuda() with no index, .to(\"cuda\") / .to(\"cuda:0\"), or a call given device=\"cuda\" / device=\"cuda:0\" "
+      "/ device_map=\"cuda:0\" (not under any if or try), in a function that takes a device parameter or "
       "moves other values to a chosen device (`.to(device)`, `.to(self.device)`, `.to(args.device)`), or in a method "
       "of a class that keeps one (self.device): \"cuda\" is the current GPU (cuda:0 unless set), so with the device "
       "chosen as cuda:1 the tensors meet on two GPUs, and with the CPU chosen the line fails on a machine without "
@@ -330,10 +334,13 @@ constexpr ScanRule k_rules[] = {
     {RuleId::numpy_of_device_tensor,
      {"code.numpy_of_device_tensor", Layer::code, Severity::error,
       "A tensor on the GPU is turned into a NumPy array without .cpu()",
-      "x.numpy() (also through .detach(), .data, .squeeze() and the like), np.array(x) or np.asarray(x) of a tensor "
-      "this file put on a device (moved with .to(device)/.cuda() or made with device=) or of what a model moved to the "
-      "device computed from it (`model(x).detach().numpy()`), with no .cpu() on the way: \"TypeError: can't convert "
-      "cuda:0 device type tensor to numpy\"",
+      "x.numpy() (also through .detach(), .data, .squeeze(), reductions such as .max() and the like), np.array(x), "
+      "np.asarray(x) or any other NumPy function (np.isnan(x.max())) of a tensor this file put on a device (moved with "
+      ".to(device)/.cuda() or made with device=) or of what a model moved to the device computed from it "
+      "(`model(x).detach().numpy()`; also a model handed to the function, named model or net, fed an input moved "
+      "there), and such a tensor stored into a NumPy array made here (`history[i] = loss.data` after "
+      "`history = np.zeros(...)`), with no .cpu() on the way: \"TypeError: can't convert cuda:0 device type tensor to "
+      "numpy\"",
       "Copy it to the host first: x.detach().cpu().numpy()"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
