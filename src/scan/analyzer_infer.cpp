@@ -587,6 +587,15 @@ Symbol Analyzer::infer_call(Node call, int depth) {
       out.kind = Kind::tensor;
       return out;
     }
+    // A function imported from another file of the project that builds a module and returns it
+    // without placing it (`from models import build_model`): the module is on the CPU here.
+    if (fn.is(NodeKind::identifier) && r == m_returns.end() && m_return_kinds.count(key) == 0 &&
+        lookup(fn.text()) == nullptr && m_ff.project != nullptr && m_ff.imports.qualify(key) != key &&
+        m_ff.project->returns_module_on_host(key)) {
+      out.kind = Kind::module;
+      out.placement = Placement::host;
+      return out;
+    }
   }
   // Calling a module gives its output, placed where the module is; a tokenizer asked for PyTorch
   // tensors makes them on the CPU.

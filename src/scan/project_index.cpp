@@ -1,5 +1,7 @@
 #include <scan/project_index.hpp>
 
+#include <algorithm>
+
 #include <util/text.hpp>
 
 namespace gpudoctor::scan {
@@ -15,7 +17,57 @@ bool module_base(std::string_view base) {
          base == "ModuleDict";
 }
 
+// A top-level `def`'s body: the lines after the header up to the next line that starts at column 0
+// (blank and comment lines do not end it).
+std::string_view body_after(std::string_view text, std::size_t header_end) {
+  std::size_t pos = header_end;
+  while (pos < text.size()) {
+    std::size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    if (!line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#' && line[0] != '\r' && line[0] != ')') break;
+    pos = eol + 1;
+  }
+  return text.substr(header_end, std::min(pos, text.size()) - header_end);
+}
+
+// The callee of `Name(...)` or `pkg.Name(...)` at the start of `expr`, or "".
+std::string_view constructor_of(std::string_view expr) {
+  std::size_t i = 0;
+  while (i < expr.size() && (ident_char(expr[i]) || expr[i] == '.')) ++i;
+  if (i == 0 || i >= expr.size() || expr[i] != '(') return {};
+  return expr.substr(0, i);
+}
+
 }  // namespace
+
+void ProjectIndex::add_function(std::string_view name, std::string_view body) {
+  std::vector<std::string> returns;
+  bool places = false;
+  for (std::string_view w : {".to(", ".cuda(", "device", "load_from_checkpoint", "DataParallel", "prepare("}) {
+    places = places || body.find(w) != std::string_view::npos;
+  }
+  for (std::string_view line : util::lines(body)) {
+    std::string_view t = util::trim(line);
+    if (!t.starts_with("return ") && t != "return") continue;
+    std::string_view expr = util::trim(t.substr(6));
+    std::string_view ctor = constructor_of(expr);
+    if (ctor.empty() && !expr.empty() && std::all_of(expr.begin(), expr.end(), ident_char)) {
+      // `return model` after `model = Net(cfg)` in the body.
+      const std::string bound = std::string(expr) + " = ";
+      for (std::string_view l : util::lines(body)) {
+        std::string_view lt = util::trim(l);
+        if (lt.starts_with(bound)) {
+          ctor = constructor_of(util::trim(lt.substr(bound.size())));
+          break;
+        }
+      }
+    }
+    returns.emplace_back(places ? std::string_view() : ctor);
+  }
+  auto [it, inserted] = m_function_returns.try_emplace(std::string(name), std::move(returns));
+  if (!inserted) m_ambiguous_functions.insert(std::string(name));
+}
 
 void ProjectIndex::add_source(std::string_view text) {
   if (!m_uses_gpu) {
@@ -29,6 +81,13 @@ void ProjectIndex::add_source(std::string_view text) {
     std::string_view line = text.substr(pos, eol - pos);
     pos = eol + 1;
     std::size_t i = 0;
+    if (line.starts_with("def ") || line.starts_with("async def ")) {
+      std::size_t n = line.find("def ") + 4;
+      std::size_t e = n;
+      while (e < line.size() && ident_char(line[e])) ++e;
+      if (e > n) add_function(line.substr(n, e - n), body_after(text, std::min(pos, text.size())));
+      continue;
+    }
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
     if (line.substr(i, 6) != "class ") continue;
     i += 6;
@@ -78,6 +137,19 @@ void ProjectIndex::finish() {
     bool all = true;
     for (const auto& b : m_bases[name]) all = all && (module_base(b) || m_modules.count(b));
     if (!all) m_modules.erase(name);
+  }
+  // Builders: every return constructs a module class of the project or of torch.nn.
+  for (const auto& [name, returns] : m_function_returns) {
+    if (returns.empty() || m_ambiguous_functions.count(name)) continue;
+    bool all = true;
+    for (const auto& r : returns) {
+      auto dot = r.rfind('.');
+      std::string_view last = dot == std::string::npos ? std::string_view(r) : std::string_view(r).substr(dot + 1);
+      const bool torch_nn = (r.starts_with("nn.") || r.starts_with("torch.nn.")) && !last.empty() && last[0] >= 'A' &&
+                            last[0] <= 'Z' && !last.ends_with("Loss");
+      all = all && !r.empty() && (torch_nn || m_modules.count(std::string(last)) > 0);
+    }
+    if (all) m_builders.insert(name);
   }
 }
 

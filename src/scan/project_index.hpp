@@ -25,8 +25,19 @@ class ProjectIndex {
   std::size_t module_class_count() const { return m_modules.size(); }
   // Whether any file names CUDA (`.cuda(`, "cuda", torch.device("cuda")): the project runs on GPUs.
   bool uses_gpu() const { return m_uses_gpu; }
+  // Whether a top-level function of the project with this name (defined once) builds a module and
+  // returns it without placing it anywhere: every return is a module class of the project or of
+  // torch.nn, called there or bound to a name there, and its body names no .to(, .cuda( or device.
+  // A model built by `build_model(cfg)` of models.py is on the CPU in train.py.
+  bool returns_module_on_host(std::string_view function) const { return m_builders.count(std::string(function)) > 0; }
 
  private:
+  void add_function(std::string_view name, std::string_view body);
+
+  // Top-level functions: name -> the classes their returns construct ("" for a return of anything else).
+  std::unordered_map<std::string, std::vector<std::string>> m_function_returns;
+  std::unordered_set<std::string> m_ambiguous_functions;
+  std::unordered_set<std::string> m_builders;
   std::unordered_map<std::string, std::vector<std::string>> m_bases;  // class -> base names (last component)
   std::unordered_set<std::string> m_ambiguous;
   std::unordered_set<std::string> m_modules;

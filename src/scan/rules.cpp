@@ -179,7 +179,9 @@ constexpr ScanRule k_rules[] = {
     {RuleId::model_not_moved,
      {"code.model_not_moved", Layer::code, Severity::error,
       "The model stays on the CPU while its inputs are on the GPU",
-      "A module built or returned by a function in this file (never moved there) called with a tensor that was moved "
+      "A module built or returned by a function in this file (never moved there), or by a builder function of another "
+      "file of the scanned project (imported here; every return constructs a module, nothing placed), called with a "
+      "tensor that was moved "
       "to a device; a module a plain class keeps from its __init__ (self.model = model) and calls with device "
       "tensors in its methods, when every construction of the class in the file hands it one never moved and the "
       "class never moves it; a module never moved handed to a function of this file that calls that parameter with "
