@@ -50,6 +50,12 @@ void ProjectIndex::add_function(std::string_view name, std::string_view body) {
   for (std::string_view line : util::lines(body)) {
     std::string_view t = util::trim(line);
     if (!t.starts_with("return ") && t != "return") continue;
+    // A builder has a return or two; a generated function with thousands is not read further (each
+    // `return name` looks for the name's binding in the body).
+    if (returns.size() >= 16) {
+      returns.emplace_back();
+      break;
+    }
     std::string_view expr = util::trim(t.substr(6));
     std::string_view ctor = constructor_of(expr);
     if (ctor.empty() && !expr.empty() && std::all_of(expr.begin(), expr.end(), ident_char)) {
