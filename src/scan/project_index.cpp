@@ -47,8 +47,12 @@ void ProjectIndex::add_function(std::string_view name, std::string_view body) {
   for (std::string_view w : {".to(", ".cuda(", "device", "load_from_checkpoint", "DataParallel", "prepare("}) {
     places = places || body.find(w) != std::string_view::npos;
   }
-  for (std::string_view line : util::lines(body)) {
-    std::string_view t = util::trim(line);
+  // Line by line without a vector of lines: a generated function may have a million.
+  for (std::size_t pos = 0; pos < body.size();) {
+    std::size_t eol = body.find('\n', pos);
+    if (eol == std::string_view::npos) eol = body.size();
+    std::string_view t = util::trim(body.substr(pos, eol - pos));
+    pos = eol + 1;
     if (!t.starts_with("return ") && t != "return") continue;
     // A builder has a return or two; a generated function with thousands is not read further (each
     // `return name` looks for the name's binding in the body).
@@ -61,12 +65,12 @@ void ProjectIndex::add_function(std::string_view name, std::string_view body) {
     if (ctor.empty() && !expr.empty() && std::all_of(expr.begin(), expr.end(), ident_char)) {
       // `return model` after `model = Net(cfg)` in the body.
       const std::string bound = std::string(expr) + " = ";
-      for (std::string_view l : util::lines(body)) {
-        std::string_view lt = util::trim(l);
-        if (lt.starts_with(bound)) {
-          ctor = constructor_of(util::trim(lt.substr(bound.size())));
-          break;
-        }
+      for (std::size_t at = body.find(bound); at != std::string_view::npos; at = body.find(bound, at + 1)) {
+        if (at > 0 && body[at - 1] != ' ' && body[at - 1] != '\t' && body[at - 1] != '\n') continue;
+        std::size_t end = body.find('\n', at);
+        ctor = constructor_of(util::trim(body.substr(at + bound.size(), end == std::string_view::npos ? std::string_view::npos
+                                                                                                       : end - at - bound.size())));
+        break;
       }
     }
     returns.emplace_back(places ? std::string_view() : ctor);
