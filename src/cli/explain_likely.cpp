@@ -2128,7 +2128,9 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // tch (the Rust binding of libtorch): its build downloads a CPU-only libtorch unless told otherwise,
   // so Python's torch sees the GPU and tch does not.
   static const RE2 k_tch(R"re((?i)\btch-rs\b|\btch::|\bCuda::is_available\(\)|\btorch-sys\b|\bwith tch\b)re");
-  if (auto shown = first_line_matching(head, k_tch)) {
+  static const RE2 k_answered_false(R"re((?i)is_available\(\)[^\n]*\n[^\n]{0,20}\bfalse\b)re");
+  if (auto shown = first_line_matching(head, k_tch);
+      shown && (first_line_matching(head, symptom()) || RE2::PartialMatch(head, k_answered_false))) {
     return cause_at_line(
         "torch.cpu_only_build", facts::Layer::framework,
         "Likely cause: tch uses a CPU-only libtorch. Unless LIBTORCH points at a libtorch with CUDA (or the build is "

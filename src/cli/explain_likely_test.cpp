@@ -738,6 +738,9 @@ TEST(ExplainLikely, AGpuTheNamedDriverBranchNoLongerDrives) {
 TEST(ExplainLikely, TchDownloadsACpuLibtorch) {
   EXPECT_EQ(situation_id("In Python torch sees the T4; with tch, Cuda::is_available() prints false"),
             "torch.cpu_only_build");
+  EXPECT_EQ(situation_id("println!(\"{:?}\", tch::Cuda::is_available());\n> false"), "torch.cpu_only_build");
+  // tch named in a post about something else: no guess.
+  EXPECT_EQ(situation_id("tch::Tensor::matmul is slow with tch-rs 0.13"), "");
 }
 
 TEST(ExplainLikely, LibtorchOnWindowsLinkedWithoutTorchCuda) {
