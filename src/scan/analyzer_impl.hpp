@@ -368,7 +368,9 @@ class Analyzer {
   std::map<std::pair<std::uint32_t, std::string>, std::string> m_attribute_class;  // (class, attr) -> Cls of `self.attr = Cls(...)`
   // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
   std::unordered_map<std::uint32_t, std::string> m_chosen_device;
-  std::unordered_set<std::ptrdiff_t> m_unused_device_scopes;  // scopes (by offset) reported by check_model_beside_unused_device
+  // Per scope (class, function or file, by offset) for check_model_beside_unused_device: the GPU device it
+  // chose and never reads, "" when none or once reported.
+  std::unordered_map<std::ptrdiff_t, std::string> m_unused_device;
   // Read once per file for code.load_without_map_location: the first "cpu" of the code (npos when
   // none), and the argument lists of its torch.save calls.
   std::optional<std::size_t> m_first_cpu_literal;

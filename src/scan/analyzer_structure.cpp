@@ -447,24 +447,30 @@ void Analyzer::check_model_beside_unused_device(Node left, Node right, const Sym
   } else if (!m_function_nodes.empty()) {
     scope = m_function_nodes.back().text();
   }
-  if (m_unused_device_scopes.count(scope.data() - m_src.text.data())) return;
-  // Nothing in the scope is placed anywhere.
-  for (std::string_view placed : {".to(", ".cuda(", "device=", "device_map", ".to_device(", "set_device("}) {
-    if (scope.find(placed) != std::string_view::npos) return;
+  // The scope is read once: its forgotten device choice, or "" (a class of thousands of layers assigns
+  // a module at each line).
+  auto [cached, first] = m_unused_device.try_emplace(scope.data() - m_src.text.data());
+  std::string& chosen = cached->second;
+  if (first) {
+    // Nothing in the scope is placed anywhere.
+    for (std::string_view placed : {".to(", ".cuda(", "device=", "device_map", ".to_device(", "set_device("}) {
+      if (scope.find(placed) != std::string_view::npos) return;
+    }
+    static const RE2 k_choice(
+        R"re(((?:self\.)?\w+)\s*=\s*(?:torch\.device\(\s*)?["']cuda(?::\d+)?["']\s+if\s+[^\n]*?is_available\(\))re");
+    if (!RE2::PartialMatch(scope, k_choice, &chosen)) return;
+    int uses = 0;
+    util::for_each_name_use(scope, chosen, [&](std::string_view) { ++uses; });
+    if (uses != 1) chosen.clear();  // read somewhere: not forgotten
   }
-  static const RE2 k_choice(
-      R"re(((?:self\.)?\w+)\s*=\s*(?:torch\.device\(\s*)?["']cuda(?::\d+)?["']\s+if\s+[^\n]*?is_available\(\))re");
-  std::string chosen;
-  if (!RE2::PartialMatch(scope, k_choice, &chosen)) return;
-  int uses = 0;
-  util::for_each_name_use(scope, chosen, [&](std::string_view) { ++uses; });
-  if (uses != 1) return;  // read somewhere: not forgotten
-  m_unused_device_scopes.insert(scope.data() - m_src.text.data());
+  if (chosen.empty()) return;
+  const std::string device = std::move(chosen);  // reported once per scope
+  chosen.clear();
   emit(RuleId::model_not_moved, left,
        fmt::format("`{}` is built on the CPU and never moved: `{}` chooses the GPU when there is one, but nothing "
                    "reads it, and nothing here is placed on a device, so the model and its inputs stay on the CPU",
-                   left.text(), chosen),
-       {fmt::format("`{}` is set and never used", chosen)}, fmt::format("{}.to({}), and move its inputs too", left.text(), chosen));
+                   left.text(), device),
+       {fmt::format("`{}` is set and never used", device)}, fmt::format("{}.to({}), and move its inputs too", left.text(), device));
 }
 
 bool name_moved_in(std::string_view text, std::string_view name, bool device_word) {
