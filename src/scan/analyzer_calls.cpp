@@ -730,13 +730,12 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
     if (!data.is(NodeKind::call) || !data.field(Field::function).is(NodeKind::attribute)) break;
     auto m = data.field(Field::function).field(Field::attribute).text();
     if (m == "cpu" || m == "to" || m == "item" || m == "tolist") return;
-    if (m != "detach" && m != "squeeze" && m != "unsqueeze" && m != "flatten" && m != "view" && m != "reshape" &&
-        m != "float" && m != "double" && m != "long" && m != "int" && m != "contiguous" && m != "clone" &&
-        m != "permute" && m != "transpose" && m != "argmax" && m != "softmax" && m != "sigmoid" && m != "max" &&
-        m != "min" && m != "mean" && m != "sum" && m != "abs" && m != "exp" && m != "log" && m != "norm" &&
-        m != "std" && m != "sqrt") {
-      return;
-    }
+    // Methods that leave the tensor where it is: reshapes, casts, copies, elementwise maps, reductions.
+    static constexpr std::string_view k_stay[] = {
+        "detach",  "squeeze", "unsqueeze", "flatten", "view",    "reshape", "float", "double", "long", "int",
+        "contiguous", "clone", "permute",  "transpose", "argmax", "softmax", "sigmoid", "max",  "min",  "mean",
+        "sum",     "abs",     "exp",       "log",     "norm",    "std",     "sqrt"};
+    if (std::find(std::begin(k_stay), std::end(k_stay), m) == std::end(k_stay)) return;
     data = data.field(Field::function).field(Field::object);
   }
   if (!data.valid()) return;
@@ -771,17 +770,19 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
 // factory: `g_loss = np.zeros((n, 1))`.
 bool Analyzer::numpy_array_here(std::string_view name) const {
   const std::string_view scope = m_function_nodes.empty() ? std::string_view(m_src.text) : m_function_nodes.back().text();
-  for (std::string_view alias : {"np", "numpy"}) {
-    const std::string bound = std::string(name) + " = " + std::string(alias) + ".";
-    for (std::size_t at = scope.find(bound); at != std::string_view::npos; at = scope.find(bound, at + 1)) {
-      if (at > 0 && (std::isalnum(static_cast<unsigned char>(scope[at - 1])) || scope[at - 1] == '_' || scope[at - 1] == '.')) continue;
-      std::string_view rest = scope.substr(at + bound.size());
+  bool found = false;
+  util::for_each_name_use(scope, name, [&](std::string_view rest) {
+    if (found || !rest.starts_with(" = ")) return;
+    rest.remove_prefix(3);
+    for (std::string_view alias : {"np.", "numpy."}) {
+      if (!rest.starts_with(alias)) continue;
+      const std::string_view factory = rest.substr(alias.size());
       for (std::string_view f : {"zeros(", "ones(", "empty(", "full(", "zeros_like(", "ones_like(", "empty_like(", "full_like("}) {
-        if (rest.starts_with(f)) return true;
+        found = found || factory.starts_with(f);
       }
     }
-  }
-  return false;
+  });
+  return found;
 }
 
 void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
