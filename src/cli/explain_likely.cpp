@@ -521,6 +521,18 @@ std::string_view catalogue_fix(std::string_view id) {
 
 bool wsl_named(std::string_view head, const facts::Facts& described);
 
+// The text names Windows: the word, Windows 10/11, win32, or a drive-letter path.
+bool windows_named(std::string_view head) {
+  static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
+  return RE2::PartialMatch(head, k_windows);
+}
+
+// torch.cuda.is_available() answered True on its own line ("is_available() returns True").
+const RE2& available_true_on_its_line() {
+  static const RE2 re(R"re((?i)is_available\(\)[^\n]{0,12}?(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*`?true\b)re");
+  return re;
+}
+
 std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_view head) {
   switch (r) {
     case Runtime::none:
@@ -567,11 +579,10 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
     case Runtime::tensorflow: {
       // Windows named, and the program run there: not in WSL, or from R (RStudio, keras3), whose Windows
       // build is native whatever WSL the machine also has.
-      static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
       static const RE2 k_r_session(R"re((?i)\brstudio\b|install_keras\(|\bkeras3::|\btf\$config\b|install\.packages\()re");
-      const bool windows_named =
-          RE2::PartialMatch(head, k_windows) && (!wsl_named(head, f) || RE2::PartialMatch(head, k_r_session));
-      if (shows_windows(f) || windows_named) {
+      const bool native_windows =
+          windows_named(head) && (!wsl_named(head, f) || RE2::PartialMatch(head, k_r_session));
+      if (shows_windows(f) || native_windows) {
         return Prior{"tf.windows_native_no_gpu", facts::Layer::framework,
                      "TensorFlow 2.11 and later have no GPU support on native Windows: the last release that used an "
                      "NVIDIA GPU there was 2.10",
@@ -990,9 +1001,8 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
   if (!shown) shown = first_line_matching(head, k_no_device);
   if (!shown) return std::nullopt;
   // torch.cuda.is_available() True in the same text: a CUDA runtime works on this driver.
-  static const RE2 k_available_true(
-      R"re((?i)is_available\(\)[^\n]{0,12}?(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*`?true\b|is_available\(\)\s*\n\s*(?:Out\[\d+\]:\s*)?True\b)re");
-  if (RE2::PartialMatch(head, k_available_true)) return std::nullopt;
+  static const RE2 k_repl_true(R"re(is_available\(\)\s*\n\s*(?:Out\[\d+\]:\s*)?True\b)re");
+  if (RE2::PartialMatch(head, available_true_on_its_line()) || RE2::PartialMatch(head, k_repl_true)) return std::nullopt;
   // A CUDA version the text names for the program (`+cu92`, `cudatoolkit=9.0`, "CUDA 10.0"), other
   // than nvidia-smi's own "CUDA Version:" header: one the driver serves means the driver is fine.
   static const RE2 k_named_cuda(R"re((?i)\+cu(\d)(\d)\b|\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
@@ -1350,9 +1360,8 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   {
     static const RE2 k_program_finds_none(
         R"re((?i)no cuda gpus are available|no CUDA-capable device is detected|invalid device ordinal)re");
-    static const RE2 k_available_true(
-        R"re((?i)is_available\(\)[^\n]{0,12}?(?:returns?|is|gives|=+|->|:|shows?|prints?)?\s*:?\s*`?true\b)re");
-    if (auto shown = first_line_matching(head, k_program_finds_none); shown && RE2::PartialMatch(head, k_available_true)) {
+    if (auto shown = first_line_matching(head, k_program_finds_none);
+        shown && RE2::PartialMatch(head, available_true_on_its_line())) {
       return cause_at_line(
           "env.cuda_visible_devices_invalid", facts::Layer::environment,
           "Likely cause: the program hides the GPU from itself. torch.cuda.is_available() is True in the same "
@@ -1537,8 +1546,7 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   {
     static const RE2 k_no_cuda_jaxlib(
         R"re((?i)(?:no matching distribution found for|could not find a version that satisfies the requirement)\s+jax(?:lib)?[^\n]{0,40}cuda|jax\[cuda[^\]]*\][^\n]{0,80}(?:not found|no matching|could not find))re");
-    static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
-    if (auto shown = first_line_matching(head, k_no_cuda_jaxlib); shown && RE2::PartialMatch(head, k_windows) &&
+    if (auto shown = first_line_matching(head, k_no_cuda_jaxlib); shown && windows_named(head) &&
                                                                    !wsl_named(head, described)) {
       return catalogued_cause(
           "jax.windows_native_no_gpu",
@@ -1551,10 +1559,9 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // for the build, a missing module), or nothing runs.
   {
     static const RE2 k_vllm(R"re((?i)\bvllm\b)re");
-    static const RE2 k_windows(R"re((?i)\bwindows\b|\bwin ?1[01]\b|\bwin32\b|[A-Z]:\\)re");
     static const RE2 k_failed(
         R"re((?i)no cuda runtime is found|(?:install|build)(?:ation|ing)?\b[^\n]{0,60}(?:fail|error)|error[^\n]{0,40}(?:install|build)|no module named|not supported|support[^\n]{0,20}windows)re");
-    if (RE2::PartialMatch(head, k_vllm) && RE2::PartialMatch(head, k_windows) && !wsl_named(head, described)) {
+    if (RE2::PartialMatch(head, k_vllm) && windows_named(head) && !wsl_named(head, described)) {
       if (auto shown = first_line_matching(head, k_failed)) {
         return catalogued_cause(
             "vllm.windows_native_unsupported",
