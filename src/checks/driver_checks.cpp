@@ -187,7 +187,9 @@ void check_too_old_for_runtime(const Facts& f, FindingSink& out) {
 
 void check_gpu_unsupported_by_driver(const Facts& f, FindingSink& out) {
   DriverView view(f);
-  int branch = view.driver_branch();
+  // Windows numbers a branch's drivers above it (R470: 471-474, R390: 391, R340: 342): the branch is the
+  // version rounded down to ten.
+  int branch = view.driver_branch() / 10 * 10;
   if (branch == 0) return;
   for (const auto& g : view.gpus()) {
     if (!g.cc) continue;

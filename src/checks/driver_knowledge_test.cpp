@@ -133,6 +133,10 @@ TEST(DriverChecks, KeplerOnThePciBusUnderDriver580WithoutNvml) {
   f.environment.kernel.nvidia_version = "470.239.06";
   ids = driver_ids(f);
   EXPECT_EQ(std::find(ids.begin(), ids.end(), "driver.gpu_unsupported_by_driver"), ids.end());
+  // Windows numbers the R470 branch's drivers 471-474: 474.89 still drives Kepler.
+  f.environment.kernel.nvidia_version = "474.89";
+  ids = driver_ids(f);
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), "driver.gpu_unsupported_by_driver"), ids.end());
 }
 
 TEST(DriverChecks, UnknownIsNotZero) {

@@ -417,8 +417,11 @@ std::optional<checks::ProductCc> gpu_on_line(std::string_view line) {
     if (u >= 0x80 || (!std::isalnum(u) && c != ' ' && c != '-')) c = ' ';
   }
   // A model number written without spaces ("RTX3060TI", "GTX1080"): the table's names have them.
-  static const RE2 k_series(R"((?i)\b(rtx|gtx|gts|mx)(\d{3,4})(ti|super)?\b)");
+  static const RE2 k_series(R"((?i)\b(rtx|gtx|gts|gt|mx)(\d{3,4})(ti|super)?\b)");
   RE2::GlobalReplace(&words, k_series, "\\1 \\2 \\3");
+  // The GeForce 8 and 9 series the other way round ("9500GT", "8800GTX").
+  static const RE2 k_suffix(R"((?i)\b([89]\d00)(gt|gs|gso|gts|gtx)\b)");
+  RE2::GlobalReplace(&words, k_suffix, "\\1 \\2");
   // "GeForce 1070", "Geforce 3060": the series word left out.
   static const RE2 k_gtx(R"((?i)\bgeforce\s+((?:9[5-8]0|10[5-8]0|16[56]0)\b))");
   static const RE2 k_rtx(R"((?i)\bgeforce\s+((?:20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)\b))");
@@ -710,7 +713,7 @@ namespace {
 // The text is about a container: Docker, Podman, Kubernetes, Singularity or Apptainer.
 bool container_named(std::string_view head) {
   static const RE2 re(
-      R"((?i)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|\blxd\b|\blxc\b|容器|コンテナ|컨테이너)");
+      R"((?im)\bdocker\b|\bcontainers?\b|\bpodman\b|kubernetes|\bk8s\b|\bk3s\b|\bsingularity\b|\bapptainer\b|\blxd\b|\blxc\b|容器|コンテナ|컨테이너|^\s*FROM\s+[\w.-]+(?:/[\w.-]+)*[:@][\w.-]+\s*$)");
   return RE2::PartialMatch(head, re);
 }
 
@@ -1283,7 +1286,8 @@ std::optional<facts::Finding> driver_dropped_gpu(std::string_view head, const fa
       break;
     }
   }
-  const int branch = util::parse_int(driver.substr(0, driver.find('.'))).value_or(0);
+  // Rounded down to ten: Windows numbers a branch's drivers above it (R470: 474.xx).
+  const int branch = static_cast<int>(util::parse_int(driver.substr(0, driver.find('.'))).value_or(0)) / 10 * 10;
   if (branch <= arch->last_driver_branch) return std::nullopt;
   return cause_at_line(
       "driver.gpu_unsupported_by_driver", facts::Layer::driver,
@@ -1297,6 +1301,58 @@ std::optional<facts::Finding> driver_dropped_gpu(std::string_view head, const fa
       fmt::format("Install the {} legacy branch (e.g. nvidia-{}xx or nvidia-driver-{} from the distribution, or "
                   "NVIDIA's {}.xx legacy driver) and hold it there; newer drivers will not support this GPU",
                   arch->last_driver_branch, arch->last_driver_branch, arch->last_driver_branch, arch->last_driver_branch));
+}
+
+// A GPU older than Kepler (compute capability 1.x or 2.x) named in a post about a GPU that does not
+// work: no CUDA since 8.0 builds for Fermi, none since 6.5 for Tesla-generation GPUs, and their last
+// drivers (390.xx, 340.xx) predate every current framework, so nothing current runs on them.
+std::optional<facts::Finding> pre_kepler_gpu(std::string_view head) {
+  auto gpu = gpu_named(head, false);
+  // PyTorch's own answer (no wheel carries the architecture, torch.arch_unsupported) says more.
+  if (!gpu || gpu->cc.major >= 3 || runtime_of(head) == Runtime::torch) return std::nullopt;
+  static const RE2 k_trouble(
+      R"re((?i)insufficient driver|driver[^\n]{0,30}(?:too old|not support|unsupported)|not supported|no kernel image|\berror\b|\bfail)re");
+  auto shown = first_line_matching(head, symptom());
+  if (!shown) shown = first_line_matching(head, k_trouble);
+  if (!shown) return std::nullopt;
+  auto arch = checks::architecture(gpu->cc);
+  const std::string arch_name = arch ? arch->name : fmt::format("compute capability {}", gpu->cc.dotted());
+  const std::string branch =
+      arch && arch->last_driver_branch != 0 ? fmt::format("{}.xx", arch->last_driver_branch) : std::string("legacy");
+  return cause_at_line(
+      "driver.gpu_unsupported_by_driver", facts::Layer::driver,
+      fmt::format("Likely cause: the {} ({}, compute capability {}) is older than anything current supports. Its last "
+                  "driver is the {} legacy branch and the last CUDA that builds for it is {}, so programs built with a "
+                  "newer CUDA find no usable GPU (often reported as an insufficient or missing driver).",
+                  gpu->match, arch_name, gpu->cc.dotted(), branch,
+                  arch && !arch->cuda_last.empty() ? "CUDA " + arch->cuda_last : std::string("an old CUDA")),
+      *shown,
+      fmt::format("rests on: the GPU the text names and its compute capability (data/gpu_product_cc.tsv){}",
+                  arch ? fmt::format(", and its architecture's last driver and CUDA (data/gpu_architectures.tsv: {})",
+                                     arch->source)
+                       : std::string()),
+      fmt::format("Use a newer GPU (compute capability 5.0 or higher for current CUDA 12 builds), or stay on the {} "
+                  "driver with a program built with a CUDA that still supports this GPU",
+                  branch));
+}
+
+// A driver upgraded underneath the user (an unattended or security update, "upgraded the driver from
+// 550 to 580 automatically"): until a reboot the old kernel module serves the new libraries, and an
+// upgrade cut short leaves a half-installed driver.
+std::optional<facts::Finding> driver_updated_underneath(std::string_view head) {
+  static const RE2 k_upgraded(
+      R"re((?i)(?:updat|upgrad)\w*[^\n]{0,30}\b(?:nvidia |graphics |gpu )?drivers?\b[^\n]{0,20}\bfrom\s+\d{3}(?:\.\d+)*\s+to\s+\d{3}|drivers?\b[^\n]{0,30}\b(?:auto(?:matically)?[- ]?|silently |itself )?(?:updated|upgraded)\b[^\n]{0,30}\bfrom\s+\d{3}(?:\.\d+)*\s+to\s+\d{3})re");
+  static const RE2 k_unasked(R"re((?i)\bauto(?:matic(?:ally)?)?\b|\bunattended\b|\bsecurity update|\bby itself\b|\bwithout (?:my|asking)|\bovernight\b)re");
+  auto shown = first_line_matching(head, k_upgraded);
+  if (!shown || !first_line_matching(head, k_unasked)) return std::nullopt;
+  return cause_at_line(
+      "driver.version_mismatch", facts::Layer::driver,
+      "Likely cause: the NVIDIA driver was upgraded underneath the running system (an automatic or security update). "
+      "Until a reboot the old kernel module serves the new user-space libraries, and an upgrade cut short leaves a "
+      "half-installed driver: CUDA programs and nvidia-smi fail although nothing in the program changed.",
+      *shown, "rests on: the text says the driver was upgraded automatically from one branch to another",
+      "Reboot first. If it still fails, check `cat /proc/driver/nvidia/version` against `nvidia-smi`, purge the NVIDIA "
+      "packages and reinstall one driver branch, then hold it (apt-mark hold) or exclude it from unattended upgrades");
 }
 
 // A line that asks torch.cuda.is_available() or tf.test.is_gpu_available() whose answer, on one of the
@@ -1404,16 +1460,41 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     const char* pattern;
     const char* id;
     const char* cpu_package;
+    const char* cpu_listed;  // the CPU package with a version, as pip list, pip show or a version list give it
   };
   static constexpr GpuPackage k_gpu_packages[] = {
-      {R"re((?i)\bmxnet-cu\d+)re", "mxnet.cpu_only_build", "mxnet"},
-      {R"re((?i)\bpaddlepaddle-gpu\b)re", "paddle.cpu_only_build", "paddlepaddle"},
+      {R"re((?i)\bmxnet-cu\d+)re", "mxnet.cpu_only_build", "mxnet", R"re((?i)(?:^|[\s(,'"])mxnet(?:\s*==?\s*|\s+|\s*:\s*)v?\d+\.\d+)re"},
+      {R"re((?i)\bpaddlepaddle-gpu\b)re", "paddle.cpu_only_build", "paddlepaddle",
+       R"re((?i)(?:^|[\s(,'"])paddlepaddle(?:\s*==?\s*|\s+|\s*:\s*)?v?\d+\.\d+)re"},
   };
   static const auto k_gpu_package_res = [] {
     std::vector<std::unique_ptr<RE2>> v;
     for (const auto& q : k_gpu_packages) v.push_back(std::make_unique<RE2>(q.pattern));
     return v;
   }();
+  static const auto k_cpu_listed_res = [] {
+    std::vector<std::unique_ptr<RE2>> v;
+    for (const auto& q : k_gpu_packages) v.push_back(std::make_unique<RE2>(q.cpu_listed));
+    return v;
+  }();
+  // Both packages installed side by side (pip list shows both, or the post lists both versions): they
+  // write the same import directory, and whichever was installed last wins, most often the CPU one.
+  for (std::size_t i = 0; i < std::size(k_gpu_packages); ++i) {
+    const auto& p = k_gpu_packages[i];
+    if (!first_line_matching(head, *k_gpu_package_res[i])) continue;
+    auto listed = first_line_matching(head, *k_cpu_listed_res[i]);
+    if (!listed) continue;
+    return cause_at_line(
+        p.id, facts::Layer::framework,
+        fmt::format("Likely cause: the CPU package `{}` is installed beside the GPU package. Both write the same "
+                    "import directory, so the files of whichever was installed last are the ones imported, and "
+                    "with the CPU package's files the framework has no CUDA.",
+                    p.cpu_package),
+        *listed, "rests on: the text lists both the CPU and the GPU package",
+        fmt::format("pip uninstall -y {} (and the GPU package), then install only the GPU package for the CUDA "
+                    "version of the machine",
+                    p.cpu_package));
+  }
   if (auto replaced = first_line_matching(head, k_replaced)) {
     for (std::size_t i = 0; i < std::size(k_gpu_packages); ++i) {
       const auto& p = k_gpu_packages[i];
@@ -1553,6 +1634,19 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
           "Likely cause: JAX publishes its CUDA builds (jaxlib +cuda, the jax-cuda plugins) for Linux only, so pip on "
           "native Windows finds none and JAX there runs on the CPU.",
           *shown, "rests on: pip finds no CUDA jaxlib, on Windows");
+    }
+    // Elsewhere: a jaxlib pinned by its CUDA local version ("jaxlib==0.4.29+cuda12.cudnn88"). Those wheels
+    // came from Google's own index, never from PyPI, and are no longer published that way.
+    static const RE2 k_pinned(R"re((?i)satisfies the requirement jaxlib\s*==\s*[0-9][\w.]*\+cuda)re");
+    if (auto shown = first_line_matching(head, k_pinned); shown && !windows_named(head)) {
+      return cause_at_line(
+          "jax.cpu_only", facts::Layer::framework,
+          "Likely cause: pip was asked for a CUDA build of jaxlib by its local version (jaxlib==X+cudaNN.cudnnNN). "
+          "Those wheels were never on PyPI and are no longer published that way, so no CUDA-enabled jaxlib gets "
+          "installed.",
+          *shown, "rests on: pip finds no jaxlib pinned to a +cuda build",
+          "pip uninstall -y jax jaxlib, then pip install -U \"jax[cuda12]\" (or jax[cuda13]): the extra brings the "
+          "matching jaxlib and the CUDA plugin from PyPI");
     }
   }
   // vLLM runs on Linux only: on native Windows pip builds it from source and fails (no CUDA runtime
@@ -2111,6 +2205,30 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   if (auto built = built_for_older_gpu(head)) return built;
   // A GPU whose architecture the installed driver branch no longer supports (Pascal with 590).
   if (auto legacy = driver_dropped_gpu(head, described)) return legacy;
+  if (auto ancient = pre_kepler_gpu(head)) return ancient;
+  // OpenMM listing its platforms without CUDA (testInstallation, getNumPlatforms): the CUDA plugin did not
+  // load, which OpenMM only says through Platform.getPluginLoadFailures().
+  {
+    static const RE2 k_openmm(R"re((?i)\bopenmm\b|\bsimtk\b)re");
+    static const RE2 k_listed(
+        R"re((?i)There (?:are|is) [0-9]+ Platforms? available|\bReference\b[^\n]{0,40}\b(?:CPU|OpenCL)\b[^\n]{0,40}\b(?:CPU|OpenCL)\b|\bplatforms?\b[^\n]{0,40}\bReference\b)re");
+    static const RE2 k_cuda_listed(R"re((?i)\bCUDA\s*-\s*Successfully|\b[0-9]+\s+CUDA\b)re");
+    if (RE2::PartialMatch(head, k_openmm) && !RE2::PartialMatch(head, k_cuda_listed) && util::contains_icase(head, "cuda")) {
+      if (auto shown = first_line_matching(head, k_listed)) {
+        return cause_at_line(
+            "log.cuda_library_missing", facts::Layer::framework,
+            "Likely cause: OpenMM's CUDA plugin did not load, so only the Reference, CPU and OpenCL platforms are "
+            "listed. A binary OpenMM works only with the CUDA version it was built for: its plugin needs that "
+            "version's libraries (libcudart, libcufft, nvrtc) and a driver that supports it, and fails silently "
+            "otherwise.",
+            *shown, "rests on: OpenMM's platform list without CUDA",
+            "Ask OpenMM why: python -c \"import openmm; print(openmm.Platform.getPluginLoadFailures())\"; then install "
+            "the CUDA version this OpenMM build needs (conda: the matching cuda-version / cudatoolkit) or the OpenMM "
+            "build for the CUDA you have, and a driver that supports it");
+      }
+    }
+  }
+  if (auto updated = driver_updated_underneath(head)) return updated;
   // libtorch on Windows: the MSVC linker drops torch_cuda (nothing references it), so a program built
   // against the CUDA libtorch finds no device.
   {
@@ -2195,7 +2313,8 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
       R"re((?i)nvidia-smi\W{0,3}(?:[^\n]{0,40}?)(?:command not found|not found|未找到|找不到|no such file)|Failed to infer device type|Devices"?:\s*\[\]|Found 0 CDI devices|You are using GPU version Paddle, but your CUDA device is not set properly)re");
   // Without libcuda.so.1 too, unless the text is about the driver capabilities: a container given a
   // GPU without `compute` has NVML and nvidia-smi but no libcuda (container.no_compute_capability).
-  static const RE2 k_no_driver_library(R"re(libcuda\.so\.1: cannot open shared object file)re");
+  static const RE2 k_no_driver_library(
+      R"re((?i)libcuda\.so(?:\.1)?: cannot open shared object file|(?:cannot|can't|could not|couldn't|failed to|unable to) (?:load|open|dlopen|find) (?:library )?libcuda\.so)re");
   if (container_named(head)) {
     auto shown = first_line_matching(head, k_no_gpu_inside);
     if (!shown && !util::contains_icase(head, "capabilit")) shown = first_line_matching(head, k_no_driver_library);

@@ -798,5 +798,63 @@ TEST(ExplainLikely, AnOldDriverIsNotTheCauseWhenTorchSeesTheGpu) {
             "driver.too_old_for_runtime");
 }
 
+TEST(ExplainLikely, AGpuOlderThanKeplerIsTheCauseOutsidePyTorch) {
+  // Written without a space ("9500GT"), under a miner's "insufficient driver".
+  EXPECT_EQ(likely_id("NVIDIA insufficient driver\nMy GPU is a Palit GeForce 9500GT 1GB, Windows 7"),
+            "driver.gpu_unsupported_by_driver");
+  EXPECT_EQ(likely_id("ccminer fails to start on my GeForce GTX 560 Ti"), "driver.gpu_unsupported_by_driver");
+  // PyTorch says more (no wheel carries the architecture); a Kepler card is not this case.
+  EXPECT_NE(likely_id("torch.cuda.is_available() returns False on my GeForce GTX 560 Ti"),
+            "driver.gpu_unsupported_by_driver");
+  EXPECT_NE(likely_id("ccminer fails to start on my GeForce GTX 780"), "driver.gpu_unsupported_by_driver");
+}
+
+TEST(ExplainLikely, ADriverUpgradedUnderneathNeedsAReboot) {
+  EXPECT_EQ(likely_id("Basecaller breaks with driver 580\nA security update seems to upgrade the NVIDIA driver from "
+                      "550 to 580 automatically."),
+            "driver.version_mismatch");
+  // An upgrade the user made, with no sign it happened by itself: not this case.
+  EXPECT_NE(likely_id("I upgraded the driver from 550 to 580 and CUDA is not available"), "driver.version_mismatch");
+}
+
+TEST(ExplainLikely, BothTheCpuAndTheGpuPackageInstalled) {
+  EXPECT_EQ(likely_id("安装paddle-gpu无法识别gpu\npaddlepaddle2.3.2\npaddlepaddle-gpu2.3.2\nwin10"),
+            "paddle.cpu_only_build");
+  EXPECT_EQ(likely_id("GPU not used\nmxnet 1.9.1\nmxnet-cu112 1.9.1"), "mxnet.cpu_only_build");
+  // The GPU package alone is not this case (only the symptom's common cause, said as a guess).
+  const std::string alone = "paddlepaddle-gpu 2.5.1 does not use the GPU";
+  auto f = likely_cause(alone, described(alone));
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->message.find("installed beside"), std::string::npos) << f->message;
+}
+
+TEST(ExplainLikely, OpenMmListsItsPlatformsWithoutCuda) {
+  EXPECT_EQ(likely_id("OpenMM with CUDA: the installation check lists only the Reference, CPU and OpenCL platforms"),
+            "log.cuda_library_missing");
+  EXPECT_EQ(likely_id("python -m openmm.testInstallation\nThere are 3 Platforms available:\n1 Reference - Successfully "
+                      "computed forces\n2 CPU - Successfully computed forces\n3 OpenCL - Successfully computed forces\n"
+                      "I need CUDA"),
+            "log.cuda_library_missing");
+  EXPECT_EQ(likely_id("python -m openmm.testInstallation\nThere are 4 Platforms available:\n1 Reference - Successfully "
+                      "computed forces\n2 CPU - Successfully computed forces\n3 CUDA - Successfully computed forces\n"
+                      "4 OpenCL - Successfully computed forces\nCUDA is slow"),
+            "");
+}
+
+TEST(ExplainLikely, APinnedCudaJaxlibOffWindows) {
+  EXPECT_EQ(likely_id("ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.29+cuda12.cudnn88 "
+                      "(from versions: 0.4.30)"),
+            "jax.cpu_only");
+  EXPECT_EQ(likely_id("Windows 11\nERROR: Could not find a version that satisfies the requirement "
+                      "jaxlib==0.4.29+cuda12.cudnn88"),
+            "jax.windows_native_no_gpu");
+}
+
+TEST(ExplainLikely, ADockerfileNamesAContainerThatCannotLoadTheDriverLibrary) {
+  EXPECT_EQ(likely_id("Cannot load libcuda.so.1\nFROM jrottenberg/ffmpeg:4.2-nvidia\nencoding with h264_nvenc fails"),
+            "container.no_gpu");
+  EXPECT_NE(likely_id("Cannot load libcuda.so.1\nencoding with h264_nvenc fails"), "container.no_gpu");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli

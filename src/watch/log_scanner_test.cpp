@@ -57,6 +57,26 @@ TEST(LogScanner, WithoutTheExplainingMessageTheOrderIsByRank) {
 
 // Messages as people paste them: a title without its final period, a paraphrase, and the runtimes
 // beyond torch (vLLM, MXNet, JAX plugins, ONNX Runtime on Windows, nccl-tests, ollama).
+TEST(LogScanner, BareCudaErrorCodesAndNamesAreReadThroughTheirMeaning) {
+  EXPECT_EQ(ids(scan("[2024-03-15 10:30:10] CUDA error: error code 34\n")).front(), "log.stub_libcuda");
+  EXPECT_EQ(ids(scan("cuda error code: 999\n")).front(), "log.cuda_unknown_error");
+  EXPECT_EQ(ids(scan("[ERROR]: cudaErrorUnknown: unknown error\n")).front(), "log.cuda_unknown_error");
+  EXPECT_EQ(ids(scan("nvidia-container-cli: initialization error: cuda error: unknown error\n")).front(),
+            "log.cuda_unknown_error");
+  EXPECT_EQ(ids(scan("CUDA error: error code 100\n")).front(), "log.cuda_visible_devices_none");
+  EXPECT_EQ(ids(scan("Unable to query number of CUDA devices! Is an nVidia driver installed?\n")).front(),
+            "log.driver_too_old");
+  // A code with other digits around it is not one of these.
+  EXPECT_TRUE(scan("CUDA error: error code 3400 at step 12\n").empty() ||
+              ids(scan("CUDA error: error code 3400 at step 12\n")).front() != "log.stub_libcuda");
+}
+
+TEST(LogScanner, AnArchitectureTheToolkitDroppedIsToldFromOneItDoesNotKnowYet) {
+  EXPECT_EQ(ids(scan("nvcc fatal   : Unsupported gpu architecture 'compute_30'\n")).front(), "log.arch_dropped_by_toolkit");
+  EXPECT_EQ(ids(scan("nvcc fatal   : Unsupported gpu architecture 'compute_86'\n")).front(), "log.arch_not_compatible");
+  EXPECT_EQ(ids(scan("-- CUDA_CUDA_LIBRARY (ADVANCED)\n")).front(), "log.libcuda_not_found");
+}
+
 TEST(LogScanner, MessagesOfOtherRuntimesAndTitleFragments) {
   EXPECT_EQ(ids(scan("Titel: No GPU/TPU found, falling back to CPU\n")), std::vector<std::string>{"log.jax_cpu_fallback"});
   EXPECT_EQ(ids(scan("jax 0.4.1 does not provide the extra 'cuda11_pip'\n")).front(), "log.jax_extra_missing");
