@@ -330,6 +330,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::binary_operator:
     case NodeKind::comparison_operator: check_binary(n); break;
     case NodeKind::subscript: check_host_indexed_by_device(n); break;
+    case NodeKind::attribute: check_is_available_not_called(n); break;
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
@@ -653,6 +654,7 @@ void Analyzer::on_assignment(Node n) {
   if (!left.valid()) return;
   if (left.is(NodeKind::subscript)) {
     if (right.valid()) check_accumulator(left, right, n);
+    if (right.valid()) check_store_into_plain_container(left, right);
     // `history[i] = loss.data` into a NumPy array: NumPy reads the value through np.asarray.
     if (right.valid() && left.field(Field::value).is(NodeKind::identifier) && numpy_array_here(left.field(Field::value).text())) {
       check_numpy_of_device_tensor(n, right);
@@ -933,6 +935,39 @@ void Analyzer::check_env_magic(const Magic& m) {
     return;
   }
   emit_at(RuleId::visible_devices_after_init, m.row, 0, message, {m.text}, {});
+}
+
+// `device = "cuda" if torch.cuda.is_available else "cpu"`: the function itself, not its answer, is
+// tested, and a function is always true, so every machine takes the GPU branch.
+void Analyzer::check_is_available_not_called(Node attribute) {
+  if (attribute.field(Field::attribute).text() != "is_available") return;
+  const std::string_view owner = attribute.field(Field::object).text();
+  if (!owner.ends_with("cuda") && !owner.ends_with("mps") && !owner.ends_with("xpu")) return;
+  Node child = attribute;
+  Node up = attribute.parent();
+  bool in_logic = false;  // under not / and / or: the function object is used as a truth value
+  for (int guard = 0; guard < 8 && up.valid() &&
+                      (up.is(NodeKind::parenthesized_expression) || up.is(NodeKind::not_operator) ||
+                       up.is(NodeKind::boolean_operator));
+       ++guard) {
+    in_logic = in_logic || !up.is(NodeKind::parenthesized_expression);
+    child = up;
+    up = up.parent();
+  }
+  bool tested = in_logic;
+  if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause) || up.is(NodeKind::while_statement)) {
+    tested = tested || up.field(Field::condition) == child;
+  } else if (up.is(NodeKind::conditional_expression)) {
+    tested = tested || (up.named_count() == 3 && up.named(1) == child);
+  } else if (up.is(NodeKind::assert_statement)) {
+    tested = true;
+  }
+  if (!tested) return;
+  emit(RuleId::is_available_not_called, attribute,
+       fmt::format("`{}` is not called: a function object is always true, so this test takes the GPU branch on every "
+                   "machine, and the code fails where there is no GPU",
+                   attribute.text()),
+       {snippet(up.valid() ? up : attribute, 80)}, fmt::format("{}()", attribute.text()));
 }
 
 }  // namespace gpudoctor::scan

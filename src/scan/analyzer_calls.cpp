@@ -339,11 +339,19 @@ bool Analyzer::from_model_output(Node e) {
     if (callee != nullptr && callee->kind != Kind::module && callee->kind != Kind::unknown) return false;
     if (callee != nullptr && callee->is_loss) return false;
     const std::string_view name = last_component(fn.text());
-    if (name.find("model") == std::string_view::npos && name != "net" && name != "network") return false;
+    if (name.find("model") == std::string_view::npos && name != "net" && name != "network" && !name.ends_with("_net")) {
+      return false;
+    }
     Node args = e.field(Field::arguments);
     for (std::uint32_t i = 0; args.valid() && i < args.named_count(); ++i) {
       Node a = args.named(i);
       if (a.is(NodeKind::identifier) && infer(a).placement == Placement::accelerator) return true;
+    }
+    // A model the function was handed, in a file that puts values on a device: a caller may hand it a
+    // model on the GPU.
+    if (m_ff.uses_device && fn.is(NodeKind::identifier) && !m_function_nodes.empty() &&
+        (callee == nullptr || callee->placement != Placement::host)) {
+      return parameter_index(m_function_nodes.back(), fn.text()) >= 0;
     }
     return false;
   }
@@ -719,6 +727,18 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
   }
 }
 
+// `self.embedding.weight` in a method of a module class that shows it runs on a device (it reads
+// self.device or moves values with .to()/.cuda()): the module's weights are wherever the module was
+// moved, so on the GPU once it was.
+bool Analyzer::own_weight_of_placed_module(Node e) const {
+  if (!e.is(NodeKind::attribute) || !in_module_method() || m_class_nodes.empty()) return false;
+  const std::string_view field = e.field(Field::attribute).text();
+  if (field != "weight" && field != "bias") return false;
+  if (!e.field(Field::object).text().starts_with("self.")) return false;
+  const std::string_view cls = m_class_nodes.back().text();
+  return util::contains(cls, "self.device") || util::contains(cls, ".to(") || util::contains(cls, ".cuda(");
+}
+
 // `x.numpy()` / `np.array(x)` of a tensor on the device, with no .cpu() between: NumPy cannot read
 // device memory.
 void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
@@ -740,7 +760,8 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
   }
   if (!data.valid()) return;
   Symbol s = infer(data);
-  const bool on_device = (s.kind == Kind::tensor && s.placement == Placement::accelerator) || from_model_output(data);
+  const bool on_device = (s.kind == Kind::tensor && s.placement == Placement::accelerator) ||
+                         from_model_output(data) || own_weight_of_placed_module(data);
   if (!on_device) return;
   // A lesson that shows the error on purpose ("# this will error"), on the line or the one above.
   {
@@ -899,8 +920,10 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
            fmt::format("keep the moved copy: `{} = {}.to(device)` once (or on the first call), then use it", attr, attr));
     }
   }
-  if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && made_by.is(NodeKind::call) &&
-      moves_to_accelerator(call, method)) {
+  // `.type_as(t)` follows t's device as well as its dtype: `torch.zeros(n).type_as(L)` is a host
+  // allocation copied to L's GPU.
+  if ((method == "to" || method == "cuda" || method == "type_as") && (step_loop || per_step_method) &&
+      made_by.is(NodeKind::call) && moves_to_accelerator(call, method)) {
     // Only a factory call itself (`torch.zeros(n).cuda()`): host data converted on the way
     // (from_numpy, stack, cat, as_tensor) has to be copied anyway.
     object = made_by;
@@ -2353,17 +2376,38 @@ void Analyzer::check_cuda_keyword_ignores_device(Node call) {
     Node kw = keyword(call, name);
     if (!kw.valid()) continue;
     auto v = string_value(kw.field(Field::value));
-    if (!v || (*v != "cuda" && *v != "cuda:0")) continue;
-    const std::string& chosen = chosen_device_here();
+    // "cuda:1" and above name a GPU that a machine with one GPU does not have.
+    const bool other_gpu = v && v->size() == 6 && v->starts_with("cuda:") && (*v)[5] >= '1' && (*v)[5] <= '9';
+    if (!v || (*v != "cuda" && *v != "cuda:0" && !other_gpu)) continue;
+    std::string chosen = chosen_device_here();
+    // A tensor made on "cuda" beside others this function makes on the device of a value it was handed
+    // (`torch.empty(m, device=x.device)`): the two meet on different GPUs when x is on cuda:1.
+    if (chosen.empty() && is_torch_function(qualified_callee(call))) {
+      static const RE2 k_followed(R"re([(,]\s*device\s*=\s*([A-Za-z_]\w*(?:\.\w+)*\.device)\s*[,)])re");
+      RE2::PartialMatch(m_function_nodes.back().text(), k_followed, &chosen);
+    }
     if (chosen.empty()) return;
-    // Under any test (`if torch.device(device).type == "cuda":`): the code chose this branch.
+    // Under any test (`if torch.device(device).type == "cuda":`): the code chose this branch. A second GPU
+    // named outright is chosen only by a test that counts the GPUs.
     for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
-      if (branch_test(p).valid() || p.type() == "try_statement") return;
+      if (p.type() == "try_statement") return;
+      Node test = branch_test(p);
+      if (!test.valid()) continue;
+      if (!other_gpu) return;
+      const std::string_view t = test.text();
+      if (util::contains(t, "device_count") || util::contains(t, "gpu") || util::contains(t, "world_size") ||
+          util::contains(t, "cuda:")) {
+        return;
+      }
     }
     emit(RuleId::cuda_ignores_device, call,
-         fmt::format("`{}=\"{}\"` pins the first GPU, while this code uses a chosen device (`{}`): with cuda:1 "
-                     "chosen, what this call makes is on another GPU than the rest",
-                     name, *v, chosen),
+         other_gpu ? fmt::format("`{}=\"{}\"` pins GPU {}, while this code uses a chosen device (`{}`): on a machine "
+                                 "with fewer GPUs (or none) the call fails, and elsewhere its result is on another GPU "
+                                 "than the rest",
+                                 name, *v, v->substr(5), chosen)
+                   : fmt::format("`{}=\"{}\"` pins the first GPU, while this code uses a chosen device (`{}`): with "
+                                 "cuda:1 chosen, what this call makes is on another GPU than the rest",
+                                 name, *v, chosen),
          {snippet(call, 80)}, fmt::format("{}={}", name, chosen));
     return;
   }

@@ -277,6 +277,10 @@ class Analyzer {
                                                                 int after_row);
   // `"cuda" if x.is_cuda else "cpu"`: the default GPU, not x's.
   void check_default_gpu_from_input(Node conditional);
+  void check_is_available_not_called(Node attribute);
+  bool check_plain_parameters(Node container, std::string_view name);
+  bool check_parameter_made_after_init(Node left, Node right);
+  void check_store_into_plain_container(Node left, Node right);
   // `name.requires_grad = True` / `name.requires_grad_()` at `at`, of a tensor made here without a device.
   void check_trainable_on_host(Node name, Node at);
   // The row of `.to(self.<...device...>)` in the current class (its methods move inputs to the
@@ -526,6 +530,7 @@ class Analyzer {
   int m_swap_checks = 0;
   std::unordered_map<std::string, bool> m_method_moves_input;  // a model method of the file moves its input
   void check_numpy_of_device_tensor(Node call, Node data);
+  bool own_weight_of_placed_module(Node e) const;
   void note_handed_module(Node left, Node right);
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
   static const Handed* handed_argument(const CtorCall& c, const HandedModule& h);

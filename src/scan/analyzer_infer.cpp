@@ -137,6 +137,10 @@ bool Analyzer::is_cpu_device(Node expr) {
 
 bool Analyzer::moves_to_accelerator(Node call, std::string_view method) {
   if (method == "cuda") return true;
+  if (method == "type_as") {
+    Node other = positional(call, 0);
+    return other.is(NodeKind::identifier) || other.is(NodeKind::attribute) || other.is(NodeKind::subscript);
+  }
   if (method != "to") return false;
   Node first = positional(call, 0);
   Node device_kw = keyword(call, "device");

@@ -761,6 +761,7 @@ void Analyzer::check_return_feed(Node value) {
 
 void Analyzer::on_return(Node n) {
   if (m_function_nodes.empty() || n.named_count() != 1) return;
+  if (in_module_method()) check_plain_parameters(n.named(0), "");
   check_return_feed(n.named(0));
   check_return_of_mapped_load(n.named(0));
   check_host_return_in_placing_class(n.named(0));
@@ -829,12 +830,92 @@ void Analyzer::on_return(Node n) {
   }
 }
 
+// nn.Parameter(...) made inside a plain list or dict (a literal or a comprehension) that a module keeps
+// or returns: the parameters are not registered, so they are not moved, trained or saved with it.
+bool Analyzer::check_plain_parameters(Node container, std::string_view name) {
+  const bool dict = container.is(NodeKind::dictionary) || container.type() == "dictionary_comprehension";
+  if (!dict && !container.is(NodeKind::list) && !container.is(NodeKind::list_comprehension)) return false;
+  bool parameters = false;
+  int budget = 64;
+  for_each_node(container, [&](Node n) {
+    if (parameters || --budget < 0) return Descend::no;
+    if (n.is(NodeKind::call)) {
+      const std::string q = qualified_callee(n);
+      if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter") parameters = true;
+      return Descend::no;
+    }
+    return Descend::yes;
+  });
+  if (!parameters) return false;
+  emit(RuleId::module_not_registered, container,
+       fmt::format("{} makes nn.Parameter objects inside a plain Python {}: the module does not register them, so "
+                   ".to(device) leaves them on the CPU, the optimizer built from .parameters() never sees them and "
+                   "state_dict() does not save them",
+                   name.empty() ? std::string("This") : fmt::format("`{}`", name), dict ? "dict" : "list"),
+       {snippet(container, 80)},
+       fmt::format("nn.{}({})", dict ? "ParameterDict" : "ParameterList", snippet(container, 50)));
+  return true;
+}
+
+// `self.heads[k] = Head(...)` into a plain dict or list that __init__ made: the layer is not registered.
+void Analyzer::check_store_into_plain_container(Node left, Node right) {
+  if (!left.is(NodeKind::subscript) || function_name() != "__init__" || !in_module_method()) return;
+  // `self.d[k] = name = build(...)`: the value of the innermost assignment.
+  for (int guard = 0; guard < 4 && right.is(NodeKind::assignment); ++guard) right = right.field(Field::right);
+  Node target = left.field(Field::value);
+  auto it = m_plain_lists.find(std::string(target.text()));
+  if (it == m_plain_lists.end() || !right.is(NodeKind::call) || infer(right).kind != Kind::module) return;
+  emit(RuleId::module_not_registered, it->second,
+       fmt::format("`{}` is a plain Python container, and a layer is stored into it at {}: the module does not "
+                   "register it, so .to(device) leaves it on the CPU and the optimizer never sees its weights",
+                   it->first, where(left.row())),
+       {snippet(left.parent(), 80)}, fmt::format("{} = nn.ModuleDict() (or nn.ModuleList())", it->first));
+  m_plain_lists.erase(it);
+}
+
+// `self.weight = UninitializedParameter()` (or nn.Parameter(torch.empty(n))) in a method that runs after
+// construction (a vocabulary grown, a layer resized): made without device=, the new parameter is on the
+// CPU while the module and its other weights may already be on the GPU.
+bool Analyzer::check_parameter_made_after_init(Node left, Node right) {
+  if (!right.is(NodeKind::call)) return false;
+  const std::string q = qualified_callee(right);
+  const std::string_view kind = last_component(q);
+  const bool lazy = kind == "UninitializedParameter" || kind == "UninitializedBuffer";
+  if (!lazy && q != "torch.nn.Parameter" && q != "torch.nn.parameter.Parameter") return false;
+  const std::string_view fname = function_name();
+  if (fname.find("init") != std::string_view::npos || fname.find("build") != std::string_view::npos ||
+      fname.find("setup") != std::string_view::npos || fname.find("reset") != std::string_view::npos ||
+      fname.starts_with("_load") || fname == "load_state_dict") {
+    return false;
+  }
+  if (keyword(right, "device").valid()) return false;
+  if (!lazy) {
+    // nn.Parameter(<factory>(...)) with a factory that names no device, not nn.Parameter(old.new_zeros(...)).
+    Node made = positional(right, 0);
+    if (!made.is(NodeKind::call) || !is_torch_function(qualified_callee(made)) || keyword(made, "device").valid()) {
+      return false;
+    }
+    const std::string_view factory = last_component(qualified_callee(made));
+    static constexpr std::string_view k_factories[] = {"zeros", "ones", "empty", "full", "rand", "randn", "eye"};
+    if (std::find(std::begin(k_factories), std::end(k_factories), factory) == std::end(k_factories)) return false;
+  }
+  emit(RuleId::tensor_created_without_device, right,
+       fmt::format("`{}` gets a new parameter in {}(), after construction, made without device=: when the module is "
+                   "already on the GPU the new weight is on the CPU, apart from the module's other weights and its "
+                   "inputs",
+                   left.text(), fname),
+       {snippet(right, 80)},
+       fmt::format("make it where the module is: {}(device=<an existing weight>.device)", snippet(right.field(Field::function), 40)));
+  return true;
+}
+
 void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
   std::string name(left.text());
   if (!name.starts_with("self.") || !in_module_method()) return;
   // State set up outside __init__ (`def init_hidden(self, b): self.h = torch.zeros(...)`) is the
   // same plain attribute.
   if (function_name() != "__init__") {
+    if (check_parameter_made_after_init(left, right)) return;
     check_tensor_attribute(left, right, value);
     return;
   }
@@ -861,13 +942,18 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
       return n.is(NodeKind::call) ? Descend::no : Descend::yes;
     });
     if (layers && !registers_by_hand(left)) {
-      bool dict = right.is(NodeKind::dictionary);
+      bool dict = right.is(NodeKind::dictionary) || right.type() == "dictionary_comprehension";
       emit(RuleId::module_not_registered, left,
            fmt::format("`{}` keeps layers in a plain Python {}: the module does not register them, so .to(device) "
                        "leaves them on the CPU and the optimizer never sees their weights",
                        name, dict ? "dict" : "list"),
            {snippet(right, 80)}, fmt::format("{} = nn.{}({})", name, dict ? "ModuleDict" : "ModuleList", snippet(right, 50)));
+      return;
     }
+    if (check_plain_parameters(right, name)) return;
+    // A plain container that holds no layer yet: one stored into it later (`self.d[k] = Encoder(...)`) is
+    // as unregistered as one appended.
+    if (!registers_by_hand(left)) m_plain_lists[name] = left;
     return;
   }
   // nn.Parameter(...).cuda(): the move returns a plain tensor, which is not registered.

@@ -406,7 +406,8 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
               helper_calls.push_back({function_names.back(), fn.text(), !result_moved(n)});
             }
             // Not a test calling its helper once per mode (`self._test_x(mode)` in `for mode in ...`).
-            if (fn.is(NodeKind::attribute) && !loops.empty() && !functions.empty() && !name.starts_with("test") &&
+            // A script's own loop at module level (under `if __name__ == "__main__":`) counts too.
+            if (fn.is(NodeKind::attribute) && !loops.empty() && !name.starts_with("test") &&
                 !name.starts_with("_test") && ff.methods_called_in_loops.size() < 4096) {
               ff.methods_called_in_loops.emplace(name);
             }

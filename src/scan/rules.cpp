@@ -133,7 +133,7 @@ constexpr ScanRule k_rules[] = {
     {RuleId::tensor_created_then_moved,
      {"code.tensor_created_then_moved", Layer::code, Severity::warning,
       "A tensor is created on the CPU and copied to the device, in a loop",
-      "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device) or .cuda() inside a "
+      "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device), .cuda() or .type_as(t) inside a "
       "step loop, in a module's methods that run with forward(), in a function of the file that forward() or a "
       "*_step() method calls by name, in __call__, or in a plain class's method that a loop of the file calls by name "
       "(`sched.step(...)` at each sampling step); not torch.tensor(data) (host data must cross anyway), not in __init__ or "
@@ -226,7 +226,9 @@ constexpr ScanRule k_rules[] = {
      {"code.module_not_registered", Layer::code, Severity::error,
       "Layers or parameters the module never registers: .to(), .cuda(), state_dict() and the optimizer skip them",
       "In __init__ of an nn.Module subclass: layers kept in a plain list or dict (self.layers = [nn.Linear(...)], or "
-      "appended to one), or self.w = nn.Parameter(...).cuda() / .to(...) (the move returns a plain tensor)",
+      "appended to one, or stored into one by key), nn.Parameter(...) made inside a plain list or dict that a module "
+      "keeps or one of its methods returns, or self.w = nn.Parameter(...).cuda() / .to(...) (the move returns a plain "
+      "tensor)",
       "nn.ModuleList([...]) / nn.ModuleDict({...}); self.w = nn.Parameter(torch.randn(n, device=device)) or move "
       "the whole module afterwards"}},
     {RuleId::tensor_attribute_not_buffer,
@@ -265,7 +267,9 @@ constexpr ScanRule k_rules[] = {
       "that uses a GPU and not the gloo backend: NCCL takes device tensors only; a sized tensor made without a device "
       "and indexed with a tensor the same function put on the device (table[ids]), samplers included; a tensor made "
       "from data without a device in a module's method (torch.tensor(list(...))) that meets the method's input in a "
-      "two-tensor torch function (isin, where, matmul, gather, ...); a host tensor "
+      "two-tensor torch function (isin, where, matmul, gather, ...); a parameter made again after construction "
+      "(self.w = UninitializedParameter() / nn.Parameter(torch.zeros(...)) outside __init__ and set-up methods) "
+      "without device=; a host tensor "
       "returned by a function "
       "of the file and, at the caller, joined with or computed against device tensors; and `self.` state of a plain "
       "class (a history, running statistics) made without device= and grown in a method with values computed from "
@@ -324,11 +328,12 @@ constexpr ScanRule k_rules[] = {
      {"code.cuda_ignores_device", Layer::code, Severity::warning,
       "`.cuda()` or \"cuda\" where the code uses a chosen device",
       "x.cuda() with no index, .to(\"cuda\") / .to(\"cuda:0\"), or a call given device=\"cuda\" / device=\"cuda:0\" "
-      "/ device_map=\"cuda:0\" (not under any if or try), in a function that takes a device parameter or "
+      "/ device_map=\"cuda:0\" (not under any if or try; device=\"cuda:1\" and above also under a test that does not "
+      "count the GPUs), in a function that takes a device parameter or "
       "moves other values to a chosen device (`.to(device)`, `.to(self.device)`, `.to(args.device)`), or in a method "
       "of a class that keeps one (self.device): \"cuda\" is the current GPU (cuda:0 unless set), so with the device "
       "chosen as cuda:1 the tensors meet on two GPUs, and with the CPU chosen the line fails on a machine without "
-      "CUDA; not under a test that does not read the chosen device (`if torch.cuda.is_available():`); also "
+      "CUDA; a torch factory given device=\"cuda\" beside factories that follow an input (`device=x.device`); not under a test that does not read the chosen device (`if torch.cuda.is_available():`); also "
       "torch.cuda.set_device(device) outside a test, after `device` fell back to \"cpu\" in the same function, and a "
       "call of a function of the file that leaves its `cuda=True` (use_cuda, gpu) flag at the default while that "
       "function moves values with .cuda() under it, in a file that chooses the CPU when CUDA is missing",
@@ -340,10 +345,19 @@ constexpr ScanRule k_rules[] = {
       "np.asarray(x) or any other NumPy function (np.isnan(x.max())) of a tensor this file put on a device (moved with "
       ".to(device)/.cuda() or made with device=) or of what a model moved to the device computed from it "
       "(`model(x).detach().numpy()`; also a model handed to the function, named model or net, fed an input moved "
-      "there), and such a tensor stored into a NumPy array made here (`history[i] = loss.data` after "
+      "there or in a file that uses a device; and self.<layer>.weight in a module class that reads self.device or "
+      "moves values), and such a tensor stored into a NumPy array made here (`history[i] = loss.data` after "
       "`history = np.zeros(...)`), with no .cpu() on the way: \"TypeError: can't convert cuda:0 device type tensor to "
       "numpy\"",
       "Copy it to the host first: x.detach().cpu().numpy()"}},
+    {RuleId::is_available_not_called,
+     {"code.is_available_not_called", Layer::code, Severity::error,
+      "torch.cuda.is_available is tested without being called: a function is always true",
+      "torch.cuda.is_available (also torch.backends.mps.is_available, torch.xpu.is_available) without its call "
+      "parentheses as the test of an if, elif, while, assert or conditional expression (`\"cuda\" if "
+      "torch.cuda.is_available else \"cpu\"`), or under not, and, or or: the function object is always true, so "
+      "the GPU branch is taken on every machine and fails where there is no GPU",
+      "Call it: torch.cuda.is_available()"}},
 };
 static_assert(std::size(k_rules) == static_cast<std::size_t>(RuleId::k_count));
 

@@ -40,6 +40,7 @@ enum class RuleId {
   load_without_map_location,
   cuda_ignores_device,
   numpy_of_device_tensor,
+  is_available_not_called,
   k_count
 };
 
