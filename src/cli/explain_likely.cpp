@@ -1464,7 +1464,7 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   };
   static constexpr GpuPackage k_gpu_packages[] = {
       {R"re((?i)\bmxnet-cu\d+)re", "mxnet.cpu_only_build", "mxnet", R"re((?i)(?:^|[\s(,'"])mxnet(?:\s*==?\s*|\s+|\s*:\s*)v?\d+\.\d+)re"},
-      {R"re((?i)\bpaddlepaddle-gpu\b)re", "paddle.cpu_only_build", "paddlepaddle",
+      {R"re((?i)\bpaddlepaddle-gpu)re", "paddle.cpu_only_build", "paddlepaddle",
        R"re((?i)(?:^|[\s(,'"])paddlepaddle(?:\s*==?\s*|\s+|\s*:\s*)?v?\d+\.\d+)re"},
   };
   static const auto k_gpu_package_res = [] {
