@@ -441,6 +441,7 @@ void Analyzer::on_call(Node call) {
     check_cuda_flag_default(call, fn.text());
   }
   if (q == "torch.cuda.set_device") check_set_device_of_fallback(call);
+  check_optimizer_built_before_move(call, q);
   // A collective of torch.distributed on a tensor made here on the host: NCCL, the GPU backend,
   // takes device tensors only (gloo, the CPU one, is fine).
   // The same through Lightning's strategy (`self.trainer.strategy.reduce(t)`), whose multi-GPU
@@ -1849,6 +1850,76 @@ void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
                    "puts the state where the parameters are when it runs, so it stays on the CPU",
                    optimizer.text(), name, name, where(move_row)),
        {snippet(call, 80)}, fmt::format("{}.to(device) before {}.load_state_dict(...)", name, optimizer.text()));
+}
+
+// `opt = torch.optim.Adagrad(model.parameters())` and, later in the same function, `model.to(device)`:
+// Adagrad makes its state (`sum`) in its constructor, next to the parameters as they are then, so the
+// first step meets CPU state with GPU gradients. PyTorch's docs ask to move the model before building
+// any optimizer; optimizers that make their state at the first step still work, so that is advice.
+void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) {
+  if (m_function_nodes.empty()) return;
+  std::string_view cls = last_component(q);
+  bool optimizer = (starts_with_package(q, "torch.optim") || starts_with_package(q, "bitsandbytes.optim")) &&
+                   !q.starts_with("torch.optim.lr_scheduler") && !q.starts_with("torch.optim.swa_utils") &&
+                   !cls.empty() && cls[0] >= 'A' && cls[0] <= 'Z' && cls != "Optimizer";
+  Node fn_node = m_function_nodes.back();
+  const std::string_view text = m_src.text;
+  const std::string_view before_call = text.substr(fn_node.start_byte(), call.start_byte() - fn_node.start_byte());
+  // `optimizer_cls = torch.optim.AdamW` earlier in the function, then `optimizer_cls(params, ...)`.
+  if (!optimizer && call.field(Field::function).is(NodeKind::identifier)) {
+    const std::string name(call.field(Field::function).text());
+    static const RE2 k_alias(R"re((?m)^[ \t]*(\w+)[ \t]*=[ \t]*(?:torch\.)?optim\.([A-Z]\w*)[ \t]*$)re");
+    re2::StringPiece in(before_call.data(), before_call.size());
+    std::string alias, target;
+    while (RE2::FindAndConsume(&in, k_alias, &alias, &target)) {
+      if (alias == name) {
+        optimizer = true;
+        cls = last_component(q);
+        break;
+      }
+    }
+  }
+  if (!optimizer) return;
+  Node args = call.field(Field::arguments);
+  if (!args.valid()) return;
+  // What the optimizer was built on: its arguments, and the assignment of a name among them
+  // (`params = [p for p in net.parameters() if p.requires_grad]`).
+  std::string built_on(args.text());
+  for (std::uint32_t i = 0; i < args.named_count(); ++i) {
+    Node a = args.named(i);
+    if (!a.is(NodeKind::identifier)) continue;
+    const RE2 assigned("(?m)(^[ \\t]*" + RE2::QuoteMeta(a.text()) + "[ \\t]*=[^=\\n][^\\n]*)");
+    re2::StringPiece in(before_call.data(), before_call.size());
+    std::string line;
+    while (RE2::FindAndConsume(&in, assigned, &line)) built_on += "\n" + line;
+  }
+  const std::string_view after = text.substr(call.end_byte(), fn_node.end_byte() - call.end_byte());
+  auto moved = module_moved_after(built_on, after, static_cast<int>(call.row()));
+  if (!moved) return;
+  const auto& [name, move_row] = *moved;
+  // State loaded into it before the move (here or by a helper it is handed to) is the stronger finding
+  // of check_optimizer_state_before_move / check_optimizer_loaded_by_helper.
+  if (Node up = call.parent(); up.is(NodeKind::assignment) && up.field(Field::left).is(NodeKind::identifier)) {
+    const std::string opt(up.field(Field::left).text());
+    if (util::contains(after, opt + ".load_state_dict(")) return;
+    const RE2 handed("[(,]\\s*" + RE2::QuoteMeta(opt) + "\\s*[,)]");
+    if (RE2::PartialMatch(after, handed)) return;
+  }
+  // Under a test (`if args.cuda: model.cuda()` after the optimizer) it is the same; a move the
+  // function makes only in another branch than the optimizer's is not told apart here.
+  const bool eager_state = last_component(q) == "Adagrad" || call.field(Field::function).text().ends_with("Adagrad");
+  auto& f = emit(RuleId::optimizer_state_before_move, call,
+                 eager_state
+                     ? fmt::format("The Adagrad optimizer is built over `{}`'s parameters while `{}` is on the CPU, and "
+                                   "`{}` is moved only at {}: Adagrad makes its state in its constructor, on the CPU, "
+                                   "so the first step() meets CPU state with GPU gradients",
+                                   name, name, name, where(move_row))
+                     : fmt::format("The optimizer is built over `{}`'s parameters while `{}` is on the CPU, and `{}` is "
+                                   "moved only at {}: PyTorch asks to move a model before constructing optimizers for "
+                                   "it (optimizers or wrappers that make state at construction keep it on the CPU)",
+                                   name, name, name, where(move_row)),
+                 {snippet(call, 80)}, fmt::format("{}.to(device) before building the optimizer", name));
+  if (!eager_state) f.severity = facts::Severity::info;
 }
 
 void Analyzer::check_optimizer_loaded_by_helper(Node call) {

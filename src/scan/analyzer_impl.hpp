@@ -279,6 +279,7 @@ class Analyzer {
   void check_default_gpu_from_input(Node conditional);
   void check_is_available_not_called(Node attribute);
   bool check_plain_parameters(Node container, std::string_view name);
+  void check_optimizer_built_before_move(Node call, std::string_view q);
   bool check_parameter_made_after_init(Node left, Node right);
   void check_store_into_plain_container(Node left, Node right);
   // `name.requires_grad = True` / `name.requires_grad_()` at `at`, of a tensor made here without a device.

@@ -305,7 +305,9 @@ constexpr ScanRule k_rules[] = {
       "the optimizer was built on (also when a function of the file does the load on the optimizer it is handed, "
       "`restore(path, net, opt)`, and its caller moves the model only afterwards): load_state_dict() casts the saved state (momentum, Adam's averages) to the "
       "parameters' device at that moment, the CPU, and moving the model later moves only the parameters, so the "
-      "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices",
+      "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices; "
+      "also an optimizer built over a model's parameters before the same function moves the model (error for "
+      "Adagrad, which makes its state in its constructor; info for the others)",
       "Move the model first, then load the optimizer's state: model.to(device) before optimizer.load_state_dict(...) "
       "(build the optimizer after the move, or at least load into it after)"}},
     {RuleId::default_gpu_from_input,
