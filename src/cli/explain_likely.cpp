@@ -1031,6 +1031,83 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
       std::string(catalogue_fix("driver.too_old_for_runtime")));
 }
 
+// A program (or container image) that needs a newer CUDA than the driver serves: "requires CUDA 12.8"
+// or a cu128 build against nvidia-smi's "CUDA Version: 12.4" or a 535 driver (CUDA 12.2). Across a major
+// version nothing runs; within one, CUDA's minor-version compatibility lets most programs run, but a
+// container image checks NVIDIA_REQUIRE_CUDA and refuses to start.
+std::optional<facts::Finding> needs_newer_cuda_than_driver(std::string_view head, const facts::Facts& described) {
+  int have = described.driver.nvml.cuda_driver_version.value_or(0);
+  std::string have_from = have != 0 ? std::string("the CUDA version nvidia-smi shows") : std::string();
+  checks::DriverView view(described);
+  if (have == 0 && !view.driver_version().empty()) {
+    have = checks::cuda_of_driver(view.driver_version()).value_or(0);
+    have_from = "driver " + view.driver_version();
+  }
+  // For a container, the CUDA the post says its host has ("the server's CUDA is 12.4") is what the host's
+  // driver serves: the container brings its own toolkit.
+  if (have == 0 && container_named(head)) {
+    static const RE2 k_host_cuda(
+        R"re((?i)(?:\bhost\b|\bserver\b|服务器|宿主机|主机)[^\n]{0,12}?\bcuda\b[^\n]{0,30}?\b(\d{2})\.(\d)\b)re");
+    for (std::string_view line : util::lines(head)) {
+      std::string major, minor;
+      if (line.size() <= 2048 && RE2::PartialMatch(line, k_host_cuda, &major, &minor)) {
+        have = std::stoi(major) * 1000 + std::stoi(minor) * 10;
+        have_from = "the host's driver (the text gives the host's CUDA as " + major + "." + minor + ")";
+        break;
+      }
+    }
+  }
+  if (have == 0) return std::nullopt;
+  // The CUDA the program or image is built for or asks for; not nvidia-smi's header, a driver line, or a
+  // compiler (nvcc) the text reports.
+  static const RE2 k_need(
+      R"re((?i)(?:requires?|requiring|needs?|need(?:ed|ing)?|依赖|需要|built (?:for|with|against)|compiled (?:for|with|against)|image|runtime)[^\n]{0,30}?\bcuda[ _-]?v?(\d{2})(?:\.(\d))?\b|\bcuda[ _-]?v?(\d{2})(?:\.(\d))?\b[^\n]{0,20}?(?:runtime (?:requirement|required)|or (?:newer|higher|above|later)|以上|及以上)|\+cu(1[1-9])(\d)\b|\bcu(1[1-9])(\d)\b)re");
+  int need = 0;
+  std::pair<std::size_t, std::string_view> shown{0, {}};
+  std::size_t number = 0;
+  for (std::string_view line : util::lines(head)) {
+    ++number;
+    if (line.size() > 2048 || util::contains_icase(line, "cuda version:") || util::contains_icase(line, "nvcc") ||
+        util::contains_icase(line, "driver")) {
+      continue;
+    }
+    std::string a, b, c, d, e, f, g, h;
+    if (!RE2::PartialMatch(line, k_need, &a, &b, &c, &d, &e, &f, &g, &h)) continue;
+    int major = 0, minor = 0;
+    for (auto [mj, mn] : {std::pair{&a, &b}, std::pair{&c, &d}, std::pair{&e, &f}, std::pair{&g, &h}}) {
+      if (!mj->empty()) {
+        major = std::stoi(*mj);
+        minor = mn->empty() ? 0 : std::stoi(*mn);
+        break;
+      }
+    }
+    if (major < 9 || major > 20) continue;
+    const int v = major * 1000 + minor * 10;
+    if (v > need) {
+      need = v;
+      shown = {number, line};
+    }
+  }
+  if (need == 0 || need <= have) return std::nullopt;
+  const bool across_major = need / 1000 > have / 1000;
+  if (!across_major && !container_named(head)) return std::nullopt;
+  static const RE2 k_trouble(R"re((?i)\berror\b|\bfail|crash|not work|doesn'?t work|报错|错误|失败|無法|无法|unsatisfied condition)re");
+  if (!first_line_matching(head, symptom()) && !first_line_matching(head, k_trouble)) return std::nullopt;
+  return cause_at_line(
+      "driver.too_old_for_runtime", facts::Layer::driver,
+      fmt::format("Likely cause: the program needs CUDA {}, and {} serves CUDA {} at most{}.",
+                  checks::cuda_version_string(need), have_from, checks::cuda_version_string(have),
+                  across_major ? ": a CUDA runtime of a newer major version does not run on this driver at all"
+                               : ": the container image checks its CUDA requirement against the driver and refuses "
+                                 "to start"),
+      shown,
+      fmt::format("rests on: the CUDA the text names for the program ({}) and {}", checks::cuda_version_string(need),
+                  have_from),
+      fmt::format("Update the driver to one that serves CUDA {} (data: gpudoctor reference cuda), or use the build or "
+                  "image of the program made for CUDA {} or older",
+                  checks::cuda_version_string(need), checks::cuda_version_string(have)));
+}
+
 namespace {
 
 // How the machine or its container was set up, as a post tells it: device nodes that appear only
@@ -2330,6 +2407,7 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
     }
   }
   if (auto old = old_driver_cause(head, described)) return old;
+  if (auto newer = needs_newer_cuda_than_driver(head, described)) return newer;
   return std::nullopt;
 }
 

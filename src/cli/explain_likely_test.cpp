@@ -856,5 +856,21 @@ TEST(ExplainLikely, ADockerfileNamesAContainerThatCannotLoadTheDriverLibrary) {
   EXPECT_NE(likely_id("Cannot load libcuda.so.1\nencoding with h264_nvenc fails"), "container.no_gpu");
 }
 
+TEST(ExplainLikely, AProgramThatNeedsANewerCudaThanTheDriverServes) {
+  const std::string smi =
+      "| NVIDIA-SMI 535.183.01             Driver Version: 535.183.01   CUDA Version: 12.2     |\n";
+  EXPECT_EQ(likely_id(smi + "The release requires CUDA 13.0 and crashes at start-up"), "driver.too_old_for_runtime");
+  // Within one major version, minor-version compatibility lets it run: not this case outside a container.
+  EXPECT_NE(likely_id(smi + "The release requires CUDA 12.4 and crashes at start-up"), "driver.too_old_for_runtime");
+  // A container image checks its requirement against the host's driver.
+  EXPECT_EQ(likely_id("docker compose up fails: the image depends on cuda 12.8 and errors at start\nOur server's cuda "
+                      "is 12.4 and cannot be upgraded"),
+            "driver.too_old_for_runtime");
+  // Nothing failing: no cause.
+  EXPECT_NE(likely_id(smi + "Does the release that requires CUDA 13.0 exist for Windows too?"),
+            "driver.too_old_for_runtime");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli
+
