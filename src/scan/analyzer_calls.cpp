@@ -731,13 +731,19 @@ void Analyzer::check_host_input_to_moved_model_method(Node call, Node object, st
 // `self.embedding.weight` in a method of a module class that shows it runs on a device (it reads
 // self.device or moves values with .to()/.cuda()): the module's weights are wherever the module was
 // moved, so on the GPU once it was.
-bool Analyzer::own_weight_of_placed_module(Node e) const {
+bool Analyzer::own_weight_of_placed_module(Node e) {
   if (!e.is(NodeKind::attribute) || !in_module_method() || m_class_nodes.empty()) return false;
   const std::string_view field = e.field(Field::attribute).text();
   if (field != "weight" && field != "bias") return false;
   if (!e.field(Field::object).text().starts_with("self.")) return false;
-  const std::string_view cls = m_class_nodes.back().text();
-  return util::contains(cls, "self.device") || util::contains(cls, ".to(") || util::contains(cls, ".cuda(");
+  // Read once per class: a class with many such lines is not searched once per line.
+  const Node cls_node = m_class_nodes.back();
+  auto [it, fresh] = m_placed_module_classes.try_emplace(cls_node.start_byte(), false);
+  if (fresh) {
+    const std::string_view cls = cls_node.text();
+    it->second = util::contains(cls, "self.device") || util::contains(cls, ".to(") || util::contains(cls, ".cuda(");
+  }
+  return it->second;
 }
 
 // `x.numpy()` / `np.array(x)` of a tensor on the device, with no .cpu() between: NumPy cannot read
@@ -1864,7 +1870,11 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
                    !cls.empty() && cls[0] >= 'A' && cls[0] <= 'Z' && cls != "Optimizer";
   Node fn_node = m_function_nodes.back();
   const std::string_view text = m_src.text;
-  const std::string_view before_call = text.substr(fn_node.start_byte(), call.start_byte() - fn_node.start_byte());
+  // Windows of the function around the call, so that a generated function with thousands of optimizers
+  // is not read once per optimizer.
+  constexpr std::size_t k_window = 8 * 1024;
+  const std::size_t from = std::max<std::size_t>(fn_node.start_byte(), call.start_byte() > k_window ? call.start_byte() - k_window : 0);
+  const std::string_view before_call = text.substr(from, call.start_byte() - from);
   // `optimizer_cls = torch.optim.AdamW` earlier in the function, then `optimizer_cls(params, ...)`.
   if (!optimizer && call.field(Field::function).is(NodeKind::identifier)) {
     const std::string name(call.field(Field::function).text());
@@ -1882,18 +1892,31 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
   if (!optimizer) return;
   Node args = call.field(Field::arguments);
   if (!args.valid()) return;
+  // Real functions build a few optimizers; a generated one with thousands is read for its first 32 only.
+  if (++m_optimizer_checks[fn_node.start_byte()] > 32) return;
   // What the optimizer was built on: its arguments, and the assignment of a name among them
   // (`params = [p for p in net.parameters() if p.requires_grad]`).
   std::string built_on(args.text());
   for (std::uint32_t i = 0; i < args.named_count(); ++i) {
     Node a = args.named(i);
     if (!a.is(NodeKind::identifier)) continue;
-    const RE2 assigned("(?m)(^[ \\t]*" + RE2::QuoteMeta(a.text()) + "[ \\t]*=[^=\\n][^\\n]*)");
-    re2::StringPiece in(before_call.data(), before_call.size());
-    std::string line;
-    while (RE2::FindAndConsume(&in, assigned, &line)) built_on += "\n" + line;
+    // The last line of the window that assigns the name (`params = ...`, not `params == ...`).
+    for (std::size_t at = before_call.rfind(a.text()); at != std::string_view::npos && at > 0;
+         at = before_call.rfind(a.text(), at - 1)) {
+      const std::size_t bol = before_call.rfind('\n', at);
+      const std::size_t start = bol == std::string_view::npos ? 0 : bol + 1;
+      if (!util::trim(before_call.substr(start, at - start)).empty()) continue;
+      const std::size_t eol = before_call.find('\n', at);
+      const std::string_view line = before_call.substr(start, (eol == std::string_view::npos ? before_call.size() : eol) - start);
+      const std::string_view rest = util::trim(line.substr(at - start + a.text().size()));
+      if (rest.starts_with("=") && !rest.starts_with("==")) {
+        built_on += "\n" + std::string(line);
+        break;
+      }
+    }
   }
-  const std::string_view after = text.substr(call.end_byte(), fn_node.end_byte() - call.end_byte());
+  const std::string_view after =
+      text.substr(call.end_byte(), std::min<std::size_t>(fn_node.end_byte() - call.end_byte(), 8 * k_window));
   auto moved = module_moved_after(built_on, after, static_cast<int>(call.row()));
   if (!moved) return;
   const auto& [name, move_row] = *moved;
@@ -2454,8 +2477,13 @@ void Analyzer::check_cuda_keyword_ignores_device(Node call) {
     // A tensor made on "cuda" beside others this function makes on the device of a value it was handed
     // (`torch.empty(m, device=x.device)`): the two meet on different GPUs when x is on cuda:1.
     if (chosen.empty() && is_torch_function(qualified_callee(call))) {
-      static const RE2 k_followed(R"re([(,]\s*device\s*=\s*([A-Za-z_]\w*(?:\.\w+)*\.device)\s*[,)])re");
-      RE2::PartialMatch(m_function_nodes.back().text(), k_followed, &chosen);
+      // Read once per function.
+      auto [it, fresh] = m_followed_device.try_emplace(m_function_nodes.back().start_byte());
+      if (fresh) {
+        static const RE2 k_followed(R"re([(,]\s*device\s*=\s*([A-Za-z_]\w*(?:\.\w+)*\.device)\s*[,)])re");
+        RE2::PartialMatch(m_function_nodes.back().text(), k_followed, &it->second);
+      }
+      chosen = it->second;
     }
     if (chosen.empty()) return;
     // Under any test (`if torch.device(device).type == "cuda":`): the code chose this branch. A second GPU

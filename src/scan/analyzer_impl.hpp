@@ -373,6 +373,9 @@ class Analyzer {
   std::map<std::pair<std::uint32_t, std::string>, std::string> m_attribute_class;  // (class, attr) -> Cls of `self.attr = Cls(...)`
   // Per function (start byte): the chosen device it uses, "" when none (code.cuda_ignores_device).
   std::unordered_map<std::uint32_t, std::string> m_chosen_device;
+  std::unordered_map<std::uint32_t, std::string> m_followed_device;  // function start byte -> `x.device` it allocates on
+  std::unordered_map<std::uint32_t, int> m_optimizer_checks;  // function start byte -> optimizer constructors read
+  std::unordered_map<std::uint32_t, bool> m_placed_module_classes;  // class start byte -> it reads self.device or moves values
   // Per scope (class, function or file, by offset) for check_model_beside_unused_device: the GPU device it
   // chose and never reads, "" when none or once reported.
   std::unordered_map<std::ptrdiff_t, std::string> m_unused_device;
@@ -531,7 +534,7 @@ class Analyzer {
   int m_swap_checks = 0;
   std::unordered_map<std::string, bool> m_method_moves_input;  // a model method of the file moves its input
   void check_numpy_of_device_tensor(Node call, Node data);
-  bool own_weight_of_placed_module(Node e) const;
+  bool own_weight_of_placed_module(Node e);
   void note_handed_module(Node left, Node right);
   // What construction c hands to h's parameter, by keyword or by position; nullptr when nothing.
   static const Handed* handed_argument(const CtorCall& c, const HandedModule& h);
