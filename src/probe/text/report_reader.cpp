@@ -244,7 +244,10 @@ void ReportReader::set_torch(std::string_view version, std::size_t line, std::st
   // A version with its local tag ("+cu121") says more than one without; keep the first tagged one,
   // unless this one completes it (a title cut off at "2.2.0+cu12", the body's "2.2.0+cu121").
   const bool completes = m_torch_version && v.size() > m_torch_version->size() && v.starts_with(*m_torch_version);
-  if (m_torch_version && m_torch_version->find('+') != std::string::npos && !completes) return;
+  // A CPU build shown after a CUDA one ("it trained on torch-1.8.1+cu111; now the banner says
+  // torch-2.0.0+cpu"): what the post is about is the later, CPU-only install.
+  const bool cpu_after_cuda = m_torch_version && m_torch_cuda && !m_torch_cuda->empty() && v.ends_with("+cpu");
+  if (m_torch_version && m_torch_version->find('+') != std::string::npos && !completes && !cpu_after_cuda) return;
   if (m_torch_version && v.find('+') == std::string::npos) return;
   m_torch_version = v;
   auto plus = v.find('+');

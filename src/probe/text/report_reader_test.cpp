@@ -122,6 +122,11 @@ TEST(ReportReader, AVersionCutOffInTheTitleIsCompletedByTheBody) {
   EXPECT_EQ(torch(f).cuda_version, "12.1");
   auto other = read("torch 2.2.0+cu121\ntorch 2.3.0+cu118\n");
   EXPECT_EQ(torch(other).version, "2.2.0+cu121") << "a second, different tagged version does not replace the first";
+  // Unless it is a CPU build after a CUDA one: the banner of the run that no longer uses the GPU.
+  auto banners = read("Ultralytics YOLOv8.0.53 Python-3.9.1 torch-1.8.1+cu111 CUDA:0 (NVIDIA GeForce RTX 3070, 8192MiB)\n"
+                      "Ultralytics YOLOv8.0.54 Python-3.10.6 torch-2.0.0+cpu CPU\n");
+  EXPECT_EQ(torch(banners).version, "2.0.0+cpu");
+  EXPECT_EQ(torch(banners).kind, facts::BuildKind::cpu);
 }
 
 TEST(ReportReader, ReplTranscriptWithNoneForTheCudaVersion) {
