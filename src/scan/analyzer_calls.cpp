@@ -927,6 +927,39 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
            fmt::format("keep the moved copy: `{} = {}.to(device)` once (or on the first call), then use it", attr, attr));
     }
   }
+  // `buf = torch.zeros(n)` and, a statement or two later, `buf = buf.cuda()` (often under `if use_cuda:`):
+  // the same host allocation copied over, written in two statements.
+  if ((method == "to" || method == "cuda") && (step_loop || per_step_method) && object.is(NodeKind::identifier) &&
+      moves_to_accelerator(call, method) && !runs_once_per_loop(call)) {
+    Node up = call.parent();
+    const Symbol* made = lookup(object.text());
+    // The binding itself must be a sized factory (`torch.zeros(n)`), not host data made a tensor
+    // (`torch.LongTensor([ids])`), which has to cross anyway: read its line, at most 512 bytes back.
+    auto sized_factory_line = [&]() {
+      const std::string_view text = m_src.text;
+      const std::size_t end = up.start_byte();  // before `buf = buf.cuda()` itself
+      const std::size_t from = end > 512 ? end - 512 : 0;
+      const std::string_view window = text.substr(from, end - from);
+      const std::string needle = std::string(object.text()) + " = ";
+      const std::size_t at = window.rfind(needle);
+      if (at == std::string_view::npos) return false;
+      const std::size_t eol = window.find('\n', at);
+      const std::string_view line = window.substr(at, (eol == std::string_view::npos ? window.size() : eol) - at);
+      static const RE2 k_sized(R"re(\btorch\.(?:zeros|ones|empty|full|rand|randn|randint|arange|eye|linspace)\()re");
+      return RE2::PartialMatch(line, k_sized);
+    };
+    if (up.is(NodeKind::assignment) && up.field(Field::left).text() == object.text() && made != nullptr &&
+        made->made_on_host() && made->sized && !made->maybe_number && !made->zero_dim && made->row >= 0 &&
+        static_cast<int>(call.row()) - made->row <= 4 && sized_factory_line() &&
+        m_attribute_reported.insert(fmt::format("{}@{}:{}", object.text(), made->row, made->column)).second) {
+      emit_at(RuleId::tensor_created_then_moved, made->row, made->column,
+              fmt::format("`{}` is made on the CPU here and copied to the device with .{}() at {}, at every {}", object.text(),
+                          method, where(call.row()),
+                          step_loop && in_loop() ? fmt::format("pass of the loop at {}", where(m_loops.back().row))
+                                                 : fmt::format("call of {}()", function_name())),
+              {snippet(up, 80)}, fmt::format("make it on the device at once: torch.zeros(..., device=<the target device>)"));
+    }
+  }
   // `.type_as(t)` follows t's device as well as its dtype: `torch.zeros(n).type_as(L)` is a host
   // allocation copied to L's GPU.
   if ((method == "to" || method == "cuda" || method == "type_as") && (step_loop || per_step_method) &&

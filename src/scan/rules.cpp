@@ -133,7 +133,8 @@ constexpr ScanRule k_rules[] = {
     {RuleId::tensor_created_then_moved,
      {"code.tensor_created_then_moved", Layer::code, Severity::warning,
       "A tensor is created on the CPU and copied to the device, in a loop",
-      "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device), .cuda() or .type_as(t) inside a "
+      "torch.zeros/ones/rand/randn/empty/full/arange(...) immediately followed by .to(device), .cuda() or .type_as(t) "
+      "(or bound to a name that the next few lines rebind to its moved copy, `buf = buf.cuda()`) inside a "
       "step loop, in a module's methods that run with forward(), in a function of the file that forward() or a "
       "*_step() method calls by name, in __call__, or in a plain class's method that a loop of the file calls by name "
       "(`sched.step(...)` at each sampling step); not torch.tensor(data) (host data must cross anyway), not in __init__ or "
