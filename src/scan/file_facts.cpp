@@ -277,6 +277,8 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
     bool unmoved;
   };
   std::vector<HelperCall> helper_calls;
+  // `self.unpack(...)` inside a method of a class: (calling method, called method).
+  std::vector<std::pair<std::string_view, std::string_view>> self_calls;
   std::pair<std::uint32_t, bool> pil_forward{~0u, false};  // (forward's start byte, it takes PIL images)
   auto mark_device = [&] {
     ff.uses_device = true;
@@ -411,6 +413,10 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
                 !name.starts_with("_test") && ff.methods_called_in_loops.size() < 4096) {
               ff.methods_called_in_loops.emplace(name);
             }
+            if (fn.is(NodeKind::attribute) && fn.field(Field::object).text() == "self" && !function_names.empty() &&
+                !open_classes.empty() && self_calls.size() < 8192) {
+              self_calls.emplace_back(function_names.back(), name);
+            }
             if (fn.is(NodeKind::identifier) && !functions.empty() && !open_classes.empty() && class_calls.size() < 4096) {
               class_calls.emplace_back(fn.text(), open_classes.back().first);
             }
@@ -503,6 +509,17 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
     for (const auto& c : helper_calls) {
       if (c.unmoved && c.caller != "forward" && ff.forward_helpers_unmoved.count(std::string(c.caller)) > 0 &&
           ff.forward_helpers_unmoved.emplace(c.callee).second) {
+        ++grew;
+      }
+    }
+  }
+  // A method that a method called in a loop calls on self runs at each step too (`compress()` in the
+  // loop calls `self.packing()`), to a fixed point.
+  for (int round = 0, grew = 1; grew != 0 && round < 8; ++round) {
+    grew = 0;
+    for (const auto& [caller, callee] : self_calls) {
+      if (ff.methods_called_in_loops.size() < 4096 && ff.methods_called_in_loops.count(std::string(caller)) > 0 &&
+          !callee.starts_with("test") && ff.methods_called_in_loops.emplace(callee).second) {
         ++grew;
       }
     }
