@@ -980,6 +980,26 @@ void Analyzer::check_module_attribute(Node left, Node right, Symbol& value) {
 
 void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value) {
   std::string name(left.text());
+  // `self.keys = torch.randn(L, c).to("cuda")` in __init__: a plain attribute pinned to the first GPU.
+  // model.to(device), .cpu() and DDP on another GPU leave it there, and state_dict() does not save it.
+  if (function_name() == "__init__" && right.is(NodeKind::call) && right.field(Field::function).is(NodeKind::attribute)) {
+    const std::string_view method = right.field(Field::function).field(Field::attribute).text();
+    Node made_by = right.field(Field::function).field(Field::object);
+    const auto target = string_value(positional(right, 0));
+    const bool pinned = (method == "cuda" && !positional(right, 0).valid() && !keyword(right, "device").valid()) ||
+                        (method == "to" && target && (*target == "cuda" || target->starts_with("cuda:")));
+    if (pinned && made_by.is(NodeKind::call) && is_torch_function(qualified_callee(made_by)) &&
+        m_attribute_reported.insert(name + "@pinned").second) {
+      emit(RuleId::tensor_attribute_not_buffer, left,
+           fmt::format("`{}` is a plain tensor attribute put on the first GPU by hand: the module does not register "
+                       "it, so model.to(device), .cpu() or a replica on another GPU leave it on cuda:0, and "
+                       "state_dict() does not save it",
+                       name),
+           {snippet(left.parent(), 80)},
+           fmt::format("self.register_buffer(\"{}\", {})", name.substr(5), snippet(made_by, 50)));
+      return;
+    }
+  }
   // `torch.linspace(0, pi, n)[None, :]`: an index of a tensor made here is made here too.
   Symbol made = value;
   // `torch.tensor(mean) if mean is not None else torch.zeros(1)`: both branches made here on the
@@ -1792,6 +1812,18 @@ void Analyzer::check_binary(Node op) {
   }
   for (int side = 0; side < 2; ++side) {
     Node host_side = side == 0 ? a : b, other = side == 0 ? b : a;
+    // `window.view(1, 1, n)`: a reshape keeps the tensor where it is.
+    for (int guard = 0; guard < 4 && host_side.is(NodeKind::call) && host_side.field(Field::function).is(NodeKind::attribute);
+         ++guard) {
+      const std::string_view m = host_side.field(Field::function).field(Field::attribute).text();
+      if (m != "view" && m != "reshape" && m != "unsqueeze" && m != "expand" && m != "float" && m != "pow" &&
+          m != "flip" && m != "t") {
+        break;
+      }
+      Node inner = host_side.field(Field::function).field(Field::object);
+      if (!inner.is(NodeKind::identifier) && !inner.is(NodeKind::call)) break;
+      host_side = inner;
+    }
     // `pixel_grid(w, h) / res + offset`: a function of this file made it on the host.
     if (!host_side.is(NodeKind::identifier)) {
       Symbol h = infer(host_side);
@@ -1812,6 +1844,12 @@ void Analyzer::check_binary(Node op) {
     }
     Symbol o = infer(other);
     bool input = o.placement == Placement::accelerator || (o.kind != Kind::module && mentions_parameter(other));
+    // A tensor this function computed from a tensor parameter (`frames = torch.fft.irfft(spec)`).
+    if (!input && other.is(NodeKind::identifier)) {
+      const Symbol* t = lookup(other.text());
+      input = t != nullptr && t->from_param && !t->scalar && !t->maybe_number && !t->from_shape &&
+              t->kind == Kind::tensor && !t->made_on_host();
+    }
     if (!input || o.made_on_host()) continue;
     s->reported = true;
     emit_at(RuleId::tensor_created_without_device, s->row, s->column,

@@ -235,7 +235,8 @@ constexpr ScanRule k_rules[] = {
     {RuleId::tensor_attribute_not_buffer,
      {"code.tensor_attribute_not_buffer", Layer::code, Severity::warning,
       "A tensor kept as a plain attribute of a module: model.to(device) leaves it on the CPU",
-      "self.x = <tensor> in __init__ of an nn.Module subclass or a torchmetrics Metric (a mask, a table, a constant, "
+      "self.x = <tensor> in __init__ of an nn.Module subclass or a torchmetrics Metric (also one put on the first GPU "
+      "by hand, `torch.randn(n).to(\"cuda\")`; a mask, a table, a constant, "
       "statistics read from a JSON/YAML/NumPy file; directly, through a local name "
       "bound to it, or in a tuple assignment), not a buffer or a "
       "parameter, and never moved in the file, or copied to the input's device in another method (`self.x.to(x.device)` "
@@ -270,7 +271,8 @@ constexpr ScanRule k_rules[] = {
       "from data without a device in a module's method (torch.tensor(list(...))) that meets the method's input in a "
       "two-tensor torch function (isin, where, matmul, gather, ...); a parameter made again after construction "
       "(self.w = UninitializedParameter() / nn.Parameter(torch.zeros(...)) outside __init__ and set-up methods) "
-      "without device=; a host tensor "
+      "without device=; a sized factory bound to a name that meets, also through a reshape (`window.view(...)`), a "
+      "tensor the function computed from a tensor parameter; a host tensor "
       "returned by a function "
       "of the file and, at the caller, joined with or computed against device tensors; and `self.` state of a plain "
       "class (a history, running statistics) made without device= and grown in a method with values computed from "
