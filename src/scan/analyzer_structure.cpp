@@ -892,10 +892,9 @@ bool Analyzer::check_parameter_made_after_init(Node left, Node right) {
   if (!lazy) {
     // nn.Parameter(<factory>(...)) with a factory that names no device, not nn.Parameter(old.new_zeros(...)).
     Node made = positional(right, 0);
-    if (!made.is(NodeKind::call) || !is_torch_function(qualified_callee(made)) || keyword(made, "device").valid()) {
-      return false;
-    }
-    const std::string_view factory = last_component(qualified_callee(made));
+    const std::string made_q = made.is(NodeKind::call) ? qualified_callee(made) : std::string();
+    if (!made.is(NodeKind::call) || !is_torch_function(made_q) || keyword(made, "device").valid()) return false;
+    const std::string_view factory = last_component(made_q);
     static constexpr std::string_view k_factories[] = {"zeros", "ones", "empty", "full", "rand", "randn", "eye"};
     if (std::find(std::begin(k_factories), std::end(k_factories), factory) == std::end(k_factories)) return false;
   }
