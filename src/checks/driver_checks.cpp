@@ -187,14 +187,12 @@ void check_too_old_for_runtime(const Facts& f, FindingSink& out) {
 
 void check_gpu_unsupported_by_driver(const Facts& f, FindingSink& out) {
   DriverView view(f);
-  // Windows numbers a branch's drivers above it (R470: 471-474, R390: 391, R340: 342): the branch is the
-  // version rounded down to ten.
-  int branch = view.driver_branch() / 10 * 10;
+  const int branch = view.driver_branch();
   if (branch == 0) return;
   for (const auto& g : view.gpus()) {
     if (!g.cc) continue;
     auto arch = architecture(*g.cc);
-    if (!arch || arch->last_driver_branch == 0 || branch <= arch->last_driver_branch) continue;
+    if (!arch || still_driven_by(*arch, branch)) continue;
     out.emit(fmt::format("{} is a {} GPU ({}); NVIDIA's {} driver branch was the last to support it, and driver {} does not.",
                          g.label, arch->name, g.cc->sm(), arch->last_driver_branch, view.driver_version()),
              {fmt::format("compute capability {} from {}", g.cc->dotted(), g.cc_source),

@@ -175,6 +175,10 @@ std::optional<Architecture> architecture(ComputeCapability cc) {
   return std::nullopt;
 }
 
+bool still_driven_by(const Architecture& arch, int driver_major) {
+  return arch.last_driver_branch == 0 || driver_major / 10 * 10 <= arch.last_driver_branch;
+}
+
 std::optional<ComputeCapability> cc_from_pci(std::uint32_t device_id, std::string_view pci_name) {
   const auto& devices = data::table("gpu_devices.tsv");
   std::string id = fmt::format("id:{:04x}", device_id);

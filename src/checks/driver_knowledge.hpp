@@ -78,6 +78,10 @@ struct Architecture {
   std::string source;
 };
 std::optional<Architecture> architecture(ComputeCapability cc);
+// Whether a driver of this major version (550, 474) still drives GPUs of `arch`: true when no last
+// branch is announced. Windows numbers a branch's drivers above it (R470: 471-474, R390: 391, R340:
+// 342), so the branch is the major version rounded down to ten.
+bool still_driven_by(const Architecture& arch, int driver_major);
 
 // What a GPU is without asking a driver: by PCI device id (gpu_devices.tsv), else by the chip that
 // starts its pci.ids name (gpu_chips.tsv: "AD102 [GeForce RTX 4090]" -> 8.9).

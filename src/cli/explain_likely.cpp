@@ -1363,9 +1363,8 @@ std::optional<facts::Finding> driver_dropped_gpu(std::string_view head, const fa
       break;
     }
   }
-  // Rounded down to ten: Windows numbers a branch's drivers above it (R470: 474.xx).
-  const int branch = static_cast<int>(util::parse_int(driver.substr(0, driver.find('.'))).value_or(0)) / 10 * 10;
-  if (branch <= arch->last_driver_branch) return std::nullopt;
+  const int branch = static_cast<int>(util::parse_int(driver.substr(0, driver.find('.'))).value_or(0));
+  if (checks::still_driven_by(*arch, branch)) return std::nullopt;
   return cause_at_line(
       "driver.gpu_unsupported_by_driver", facts::Layer::driver,
       fmt::format("Likely cause: driver {} no longer supports the {} ({}): the {} branch is the last for {} GPUs, and "
