@@ -954,14 +954,8 @@ void Analyzer::check_is_available_not_called(Node attribute) {
     child = up;
     up = up.parent();
   }
-  bool tested = in_logic;
-  if (up.is(NodeKind::if_statement) || up.is(NodeKind::elif_clause) || up.is(NodeKind::while_statement)) {
-    tested = tested || up.field(Field::condition) == child;
-  } else if (up.is(NodeKind::conditional_expression)) {
-    tested = tested || (up.named_count() == 3 && up.named(1) == child);
-  } else if (up.is(NodeKind::assert_statement)) {
-    tested = true;
-  }
+  const Node test = up.is(NodeKind::while_statement) ? up.field(Field::condition) : branch_test(up);
+  const bool tested = in_logic || up.is(NodeKind::assert_statement) || (test.valid() && test == child);
   if (!tested) return;
   emit(RuleId::is_available_not_called, attribute,
        fmt::format("`{}` is not called: a function object is always true, so this test takes the GPU branch on every "

@@ -957,7 +957,7 @@ void Analyzer::on_method_call(Node call, Node object, std::string_view method) {
                           method, where(call.row()),
                           step_loop && in_loop() ? fmt::format("pass of the loop at {}", where(m_loops.back().row))
                                                  : fmt::format("call of {}()", function_name())),
-              {snippet(up, 80)}, fmt::format("make it on the device at once: torch.zeros(..., device=<the target device>)"));
+              {snippet(up, 80)}, "make it on the device at once: torch.zeros(..., device=<the target device>)");
     }
   }
   // `.type_as(t)` follows t's device as well as its dtype: `torch.zeros(n).type_as(L)` is a host
@@ -1897,7 +1897,8 @@ void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
 // any optimizer; optimizers that make their state at the first step still work, so that is advice.
 void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) {
   if (m_function_nodes.empty()) return;
-  std::string_view cls = last_component(q);
+  // The optimizer's class: the callee's, or the one an alias names.
+  std::string cls(last_component(q));
   bool optimizer = (starts_with_package(q, "torch.optim") || starts_with_package(q, "bitsandbytes.optim")) &&
                    !q.starts_with("torch.optim.lr_scheduler") && !q.starts_with("torch.optim.swa_utils") &&
                    !cls.empty() && cls[0] >= 'A' && cls[0] <= 'Z' && cls != "Optimizer";
@@ -1917,7 +1918,7 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
     while (RE2::FindAndConsume(&in, k_alias, &alias, &target)) {
       if (alias == name) {
         optimizer = true;
-        cls = last_component(q);
+        cls = target;
         break;
       }
     }
@@ -1963,7 +1964,7 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
   }
   // Under a test (`if args.cuda: model.cuda()` after the optimizer) it is the same; a move the
   // function makes only in another branch than the optimizer's is not told apart here.
-  const bool eager_state = last_component(q) == "Adagrad" || call.field(Field::function).text().ends_with("Adagrad");
+  const bool eager_state = cls == "Adagrad";
   auto& f = emit(RuleId::optimizer_state_before_move, call,
                  eager_state
                      ? fmt::format("The Adagrad optimizer is built over `{}`'s parameters while `{}` is on the CPU, and "

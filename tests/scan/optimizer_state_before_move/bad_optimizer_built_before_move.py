@@ -22,3 +22,11 @@ def finetune(device):
     optimizer = optimizer_cls(unet.parameters(), lr=1e-5)  # expect: code.optimizer_state_before_move=info
     unet = unet.to(device)
     return unet, optimizer
+
+
+def train_aliased(device):
+    net = nn.Linear(16, 4)
+    central_cls = torch.optim.Adagrad
+    central = central_cls(net.parameters(), lr=0.1)  # expect: code.optimizer_state_before_move=error
+    net = net.to(device)
+    return net, central
