@@ -196,6 +196,9 @@ int run_explain(const ExplainOptions& o) {
       if (auto updated = updated_without_reboot_cause(head)) {
         report.findings.front().explained_by.push_back(updated->id);
         report.findings.insert(report.findings.begin(), std::move(*updated));
+      } else if (auto unreached = driver_not_reached(head, reader.facts())) {
+        report.findings.front().explained_by.push_back(unreached->id);
+        report.findings.insert(report.findings.begin(), std::move(*unreached));
       }
     }
   } else if (restates_symptom(report.findings.front().id)) {

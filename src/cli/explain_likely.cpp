@@ -263,7 +263,7 @@ const RE2& symptom() {
       R"(|is cuda available\s*:\s*(?:false|no)\b)"
       R"(|cuda (?:is )?(?:not|n't) available)"
       R"(|(?:not|n't|never|no longer) (?:be |been )?(?:us(?:e|es|ed|ing)|utili[sz](?:e|es|ed|ing)|detect(?:s|ed|ing)?|recogni[sz](?:e|es|ed|ing)|see(?:s|n|ing)?|find(?:s|ing)?|running on) (?:the |my |any |a )?(?:gpus?|cuda|graphics card|video card|nvidia))"
-      R"(|(?:runs?|running|ran|stays?|stuck|falls? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"
+      R"(|(?:runs?|running|ran|stays?|stuck|fall(?:s|ing)? back|fallback|only|goes|went|moves?|moved|switch(?:es|ed)?) (?:only |entirely |still |back )?(?:on|to) (?:the )?cpu)"
       R"(|(?:gpus?|cuda|cuda ?execution ?provider|cudaexecutionprovider|cuda ?executioner) (?:(?:is |are )?(?:not|n't|never)|(?:is|are|was|were)n'?t) (?:being )?(?:used|utili[sz]ed|detected|found|recogni[sz]ed|available|visible|listed|show(?:ing|n)|work(?:ing)?))"
       R"(|(?:gpus?|cuda|graphics card) (?:can ?not|can'?t|could ?n'?t) be (?:used|utili[sz]ed|detected|found|recogni[sz]ed|seen))"
       R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
@@ -280,7 +280,7 @@ const RE2& symptom() {
       R"(|no (?:gpu|cuda) (?:offload|acceleration|support))"
       R"(|(?:got|gets?|install(?:s|ed)?|resulted in|results in|gives?|pulled(?: in)?|ends? up with) (?:the |a )?cpu[- ](?:only )?(?:version|build|wheel|variant))"
       R"(|(?:gpu|cuda) execution providers? (?:is |are )?(?:unavailable|missing|not available|gone))"
-      R"(|(?:device ?count|getcudaenableddevicecount|num_gpus\(\))[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
+      R"(|(?:device ?count|number of (?:cuda )?devices|getcudaenableddevicecount|num_gpus\(\))[^\n]{0,60}(?:returns?|is|=|gives?)\s*0\b|(?:always|still) returns? 0\b)"
       // Lightning's MisconfigurationException, and torch.utils.cpp_extension when torch sees no GPU.
       R"(|gpus? requested but none (?:are|is) available|no cuda runtime is found)"
       // An assertion that the GPU is there (`assert torch.cuda.is_available(), "CPU training is not allowed."`).
@@ -340,7 +340,8 @@ Runtime runtime_of(std::string_view text) {
       {Runtime::mxnet, R"((?i)\bmxnet\b|\bmx\.(?:gpu|context)\b)"},
       {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
       {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml|\bgglm\b|koboldcpp|--usecublas|--gpulayers|\bgpu[ _-]layers\b)"},
-      {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.)"},
+      // rembg, insightface and FaceFusion run their models on ONNX Runtime (rembg[gpu] brings onnxruntime-gpu).
+      {Runtime::onnxruntime, R"((?i)onnx ?runtime|cuda ?execution ?provider|cuda ?executioner|\bort\.|\brembg\b|\binsightface\b|\bfacefusion\b)"},
       {Runtime::paddle, R"((?i)paddle)"},
       {Runtime::jax, R"((?i)\bjax(?:lib)?\b)"},
       // Libraries published as a CPU package and a separate GPU package or build (cntk / cntk-gpu,
@@ -557,6 +558,18 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                                    b->cuda_version)};
         }
         return std::nullopt;
+      }
+      // CUDA in WSL with no framework named (a CUDA sample, a toolchain's example): the usual cause is
+      // the loader not finding WSL's libcuda in /usr/lib/wsl/lib (a hermetic toolchain, a Linux driver
+      // installed inside WSL over it, a loader cache without that directory).
+      if (r == Runtime::none && wsl_named(head, f)) {
+        return Prior{"log.libcuda_not_found", facts::Layer::environment,
+                     "under WSL the driver's libcuda.so lives in /usr/lib/wsl/lib, which the program's loader does not "
+                     "search (a toolchain that sets its own library path, a loader cache without that directory, or "
+                     "a Linux NVIDIA driver installed inside WSL over it), so CUDA finds no device",
+                     "Confirm: ldconfig -p | grep libcuda lists /usr/lib/wsl/lib/libcuda.so.1 and nvidia-smi works in "
+                     "WSL. Fix: add /usr/lib/wsl/lib to the loader path (LD_LIBRARY_PATH, or the toolchain's own "
+                     "library path) and install no Linux NVIDIA driver inside WSL"};
       }
       if (auto old_gpu = too_old_gpu_named(head)) {
         auto low = lowest_current_torch_cc();
@@ -1031,6 +1044,44 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
       std::string(catalogue_fix("driver.too_old_for_runtime")));
 }
 
+std::optional<facts::Finding> driver_not_reached(std::string_view head, const facts::Facts& described) {
+  checks::DriverView view(described);
+  const std::string& driver = view.driver_version();
+  if (driver.empty()) return std::nullopt;
+  const auto driver_cuda = checks::cuda_of_driver(driver);
+  if (!driver_cuda || *driver_cuda < 12000) return std::nullopt;
+  // A CUDA the text names above what the driver serves (a CUDA 13 build on a 565 driver): then the
+  // driver really is too old.
+  static const RE2 k_named_cuda(R"re((?i)\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 4096 || util::contains_icase(line, "cuda version:")) continue;
+    std::string a, b, c, d;
+    re2::StringPiece input(line.data(), line.size());
+    while (RE2::FindAndConsume(&input, k_named_cuda, &a, &b, &c, &d)) {
+      const int major = static_cast<int>(util::parse_int(a.empty() ? c : a).value_or(0));
+      const int minor = static_cast<int>(util::parse_int(a.empty() ? d : b).value_or(0));
+      if (major * 1000 + minor * 10 > *driver_cuda) return std::nullopt;
+    }
+  }
+  if (!container_named(head)) return std::nullopt;
+  static const RE2 k_insufficient(R"re((?i)driver version is insufficient|cudaErrorInsufficientDriver|error code:? 35\b)re");
+  auto shown = first_line_matching(head, k_insufficient);
+  if (!shown) return std::nullopt;
+  return cause_at_line(
+      "container.no_gpu", facts::Layer::environment,
+      fmt::format("Likely cause: the container was started without the GPU. Driver {} serves CUDA {}, which every "
+                  "CUDA 12 runtime runs on, so the driver is not too old: the CUDA runtime inside the container found "
+                  "no driver library (libcuda.so.1) at all, which it reports as an insufficient driver. The NVIDIA "
+                  "runtime mounts that library only into containers started with the GPU.",
+                  driver, checks::cuda_version_string(*driver_cuda)),
+      *shown,
+      fmt::format("rests on: driver {} ({}), a container, and CUDA's insufficient-driver error", driver,
+                  view.driver_version_source()),
+      "Start the container with the GPU: docker run --gpus all (Docker with the NVIDIA Container Toolkit), "
+      "NVIDIA_VISIBLE_DEVICES=all with the nvidia runtime (Unraid's Extra Parameters: --runtime=nvidia), or a "
+      "nvidia.com/gpu limit (Kubernetes); `nvidia-smi` inside the container must then work");
+}
+
 // A program (or container image) that needs a newer CUDA than the driver serves: "requires CUDA 12.8"
 // or a cu128 build against nvidia-smi's "CUDA Version: 12.4" or a 535 driver (CUDA 12.2). Across a major
 // version nothing runs; within one, CUDA's minor-version compatibility lets most programs run, but a
@@ -1410,6 +1461,87 @@ std::optional<facts::Finding> pre_kepler_gpu(std::string_view head) {
       fmt::format("Use a newer GPU (compute capability 5.0 or higher for current CUDA 12 builds), or stay on the {} "
                   "driver with a program built with a CUDA that still supports this GPU",
                   branch));
+}
+
+// JAX on a GPU below the compute capability its CUDA builds support: jaxlib compiles with no error and
+// then runs on the CPU. Its installation guide asks for SM 5.2 (Maxwell) or newer for the CUDA 12
+// builds; older jaxlib releases needed 3.5.
+std::optional<facts::Finding> gpu_below_jax_minimum(std::string_view head) {
+  if (runtime_of(head) != Runtime::jax) return std::nullopt;
+  constexpr checks::ComputeCapability k_jax_lowest{5, 2};
+  std::optional<checks::ProductCc> gpu;
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 512) continue;
+    gpu = gpu_on_line(line);
+    if (!gpu) gpu = cc_stated(line);
+    if (gpu) break;
+  }
+  if (!gpu || !(gpu->cc < k_jax_lowest)) return std::nullopt;
+  auto shown = first_line_matching(head, symptom());
+  if (!shown) return std::nullopt;
+  return cause_at_line(
+      "log.arch_not_compatible", facts::Layer::framework,
+      fmt::format("Likely cause: the {} has compute capability {}, below what JAX's CUDA builds support ({} or newer), "
+                  "so jaxlib finds no GPU it can use and runs on the CPU, often without an error.",
+                  gpu->match, gpu->cc.dotted(), k_jax_lowest.dotted()),
+      *shown,
+      "rests on: JAX named, a GPU whose compute capability the text names or data/gpu_product_cc.tsv gives, and JAX's "
+      "minimum (https://docs.jax.dev/en/latest/installation.html)",
+      fmt::format("Use a GPU of compute capability {} or newer for JAX (python -c \"import jax; print(jax.devices())\" "
+                  "lists a CudaDevice then), or keep this GPU for frameworks that still build for {}",
+                  k_jax_lowest.dotted(), gpu->cc.sm()));
+}
+
+// AliceVision / Meshroom's "This program needs a CUDA-Enabled GPU (with at least compute capability
+// 2.0)": it asked the CUDA runtime for devices and got none. An NVIDIA GPU the text names has that
+// capability, so the driver is too old for the CUDA the program was built with; with none named, the
+// machine most often has no NVIDIA GPU.
+std::optional<facts::Finding> needs_cuda_enabled_gpu(std::string_view head) {
+  static const RE2 k_needs(R"re((?i)needs a CUDA-Enabled GPU \(with at least compute capab\w+ \d\.\d\))re");
+  auto shown = first_line_matching(head, k_needs);
+  if (!shown) return std::nullopt;
+  if (auto gpu = gpu_named(head, false); gpu && gpu->cc.major >= 3) {
+    return cause_at_line(
+        "log.driver_too_old", facts::Layer::driver,
+        fmt::format("Likely cause: the {} is a CUDA GPU (compute capability {}), yet the program's CUDA runtime "
+                    "found no device it can use: the NVIDIA driver is older than the CUDA the program was built "
+                    "with (or the GPU's driver is not the NVIDIA one).",
+                    gpu->match, gpu->cc.dotted()),
+        *shown,
+        "rests on: the program's message that it found no CUDA GPU, and the NVIDIA GPU the text names "
+        "(data/gpu_product_cc.tsv)",
+        "Install the current NVIDIA driver for this GPU from NVIDIA (not the one Windows Update or the laptop "
+        "vendor ships), reboot, and check that `nvidia-smi` shows a CUDA Version at least the program's");
+  }
+  return cause_at_line(
+      "hw.no_gpu", facts::Layer::environment,
+      "Likely cause: the machine has no NVIDIA GPU the program can use. Its CUDA runtime found no CUDA device at "
+      "all: a machine with only an Intel or AMD GPU (or a virtual machine) has none.",
+      *shown, "rests on: the program's message that it found no CUDA GPU, and no NVIDIA GPU named in the text",
+      "Check the GPU (`nvidia-smi`, or Device Manager on Windows). Without an NVIDIA GPU, use the program's CPU "
+      "path where it has one (Meshroom: a draft pipeline without DepthMap), or run it on a machine with one");
+}
+
+// A desktop hypervisor (VMware Workstation or Player, VirtualBox, Parallels): its virtual machines get
+// an emulated display adapter, never the host's NVIDIA GPU, so CUDA inside them finds no device.
+std::optional<facts::Finding> desktop_vm_without_gpu(std::string_view head) {
+  static const RE2 k_desktop_vm(
+      R"re((?i)\bvmware(?: workstation| player| fusion)?\b[^\n]{0,40}\b(?:virtual machine|vm|guest)\b|\b(?:virtual machine|vm|guest)\b[^\n]{0,40}\bvmware\b|\bvirtualbox\b|\bvbox\b|\bparallels desktop\b)re");
+  // A hypervisor that can hand a GPU over (ESXi/vSphere passthrough, vGPU, Hyper-V DDA, KVM/VFIO).
+  static const RE2 k_passthrough(
+      R"re((?i)\besxi\b|\bvsphere\b|pass-?through|\bvgpu\b|\bgrid\b|\bdda\b|\bvfio\b|\bproxmox\b|\bkvm\b|\bwsl)re");
+  auto shown = first_line_matching(head, k_desktop_vm);
+  if (!shown || RE2::PartialMatch(head, k_passthrough)) return std::nullopt;
+  static const RE2 k_cuda(R"re((?i)\bcuda\b|\bgpu\b|\bnvidia\b)re");
+  if (!RE2::PartialMatch(head, k_cuda)) return std::nullopt;
+  return cause_at_line(
+      "hw.no_gpu", facts::Layer::environment,
+      "Likely cause: a desktop virtual machine (VMware Workstation or Player, VirtualBox, Parallels) has no access "
+      "to the host's NVIDIA GPU. The guest sees only an emulated display adapter, so no NVIDIA driver or CUDA "
+      "program inside it can find a GPU, whatever the host has.",
+      *shown, "rests on: a desktop hypervisor named, and no GPU passthrough",
+      "Run the work on the host itself: natively, in WSL2 on Windows (which does pass the GPU through), or in a "
+      "dual boot; only server hypervisors with PCI passthrough or vGPU give a VM an NVIDIA GPU");
 }
 
 // A driver upgraded underneath the user (an unattended or security update, "upgraded the driver from
@@ -2282,6 +2414,9 @@ std::optional<facts::Finding> situation_cause(std::string_view head, const facts
   // A GPU whose architecture the installed driver branch no longer supports (Pascal with 590).
   if (auto legacy = driver_dropped_gpu(head, described)) return legacy;
   if (auto ancient = pre_kepler_gpu(head)) return ancient;
+  if (auto jax_old = gpu_below_jax_minimum(head)) return jax_old;
+  if (auto needs = needs_cuda_enabled_gpu(head)) return needs;
+  if (auto vm = desktop_vm_without_gpu(head)) return vm;
   // OpenMM listing its platforms without CUDA (testInstallation, getNumPlatforms): the CUDA plugin did not
   // load, which OpenMM only says through Platform.getPluginLoadFailures().
   {

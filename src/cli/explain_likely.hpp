@@ -53,5 +53,9 @@ std::optional<facts::Finding> vendor_cause(std::string_view head, const facts::F
 // or the driver was updated, outside a container: the new libcuda meets the old kernel module until a
 // reboot (driver.version_mismatch), not a driver too old for the CUDA in use.
 std::optional<facts::Finding> updated_without_reboot_cause(std::string_view head);
+// CUDA's "driver version is insufficient" where the driver the text shows serves every CUDA 12 runtime
+// and no newer CUDA is named: the runtime did not reach that driver. In a container, it was started
+// without the GPU (no libcuda inside); elsewhere another libcuda (a stub, an old compat copy) is loaded.
+std::optional<facts::Finding> driver_not_reached(std::string_view head, const facts::Facts& described);
 
 }  // namespace gpudoctor::cli

@@ -871,6 +871,60 @@ TEST(ExplainLikely, AProgramThatNeedsANewerCudaThanTheDriverServes) {
             "driver.too_old_for_runtime");
 }
 
+TEST(ExplainLikely, JaxOnAGpuBelowItsMinimumComputeCapability) {
+  EXPECT_EQ(likely_id("jax keeps falling back to CPU; the GPU is a Quadro K4000"), "log.arch_not_compatible");
+  EXPECT_EQ(likely_id("jax only uses the CPU; my GPU has compute capability 3.0"), "log.arch_not_compatible");
+  // A GPU JAX supports: its usual cause (the CPU jaxlib).
+  EXPECT_EQ(likely_id("jax keeps falling back to CPU; the GPU is an RTX 3090"), "jax.cpu_only");
+  // The same old GPU under torch is torch's own reading.
+  EXPECT_NE(likely_id("torch keeps falling back to CPU; the GPU is a Quadro K4000"), "log.arch_not_compatible");
+}
+
+TEST(ExplainLikely, AProgramThatNeedsACudaEnabledGpu) {
+  const std::string needs = "[error] This program needs a CUDA-Enabled GPU (with at least compute capablility 2.0).\n";
+  EXPECT_EQ(likely_id("Windows 10, Quadro M2000M\n" + needs), "log.driver_too_old");
+  EXPECT_EQ(likely_id("Meshroom fails at DepthMap\n" + needs), "hw.no_gpu");
+}
+
+TEST(ExplainLikely, ADesktopVirtualMachineHasNoGpu) {
+  EXPECT_EQ(likely_id("Can I have CUDA for darknet in a VMware virtual machine running Ubuntu? Laptop: MX150"),
+            "hw.no_gpu");
+  EXPECT_EQ(likely_id("VirtualBox guest: nvidia-smi says no devices were found"), "hw.no_gpu");
+  // ESXi with passthrough does give the VM a GPU.
+  EXPECT_NE(likely_id("ESXi VM with PCI passthrough of a T4: CUDA not available in the VMware guest"), "hw.no_gpu");
+}
+
+TEST(ExplainLikely, CudaInWslWithNoFrameworkIsTheLoaderPath) {
+  EXPECT_EQ(likely_id("WSL: the CUDA example of the toolchain finds no GPU, number of devices is 0"),
+            "log.libcuda_not_found");
+  // torch named: torch's own common cause.
+  EXPECT_EQ(likely_id("WSL: torch.cuda.is_available() returns False"), "torch.cpu_only_build");
+}
+
+TEST(ExplainLikely, LibrariesThatRunOnOnnxRuntime) {
+  EXPECT_EQ(likely_id("rembg: Not using GPU!\nimport torch\nfrom rembg import remove"), "ort.cpu_package_shadows_gpu");
+}
+
+TEST(ExplainLikely, AnInsufficientDriverInAContainerWhoseDriverIsNewEnough) {
+  const std::string post =
+      "faster-whisper in a docker container on unraid:\n"
+      "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA runtime version\n"
+      "Nvidia Driver Version: 565.77\n";
+  auto f = driver_not_reached(post, described(post));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->id, "container.no_gpu");
+  // A CUDA newer than the driver serves, named: the driver is too old after all.
+  const std::string newer = post + "the image is built on CUDA 13.0\n";
+  EXPECT_FALSE(driver_not_reached(newer, described(newer)));
+  // An old driver: too old indeed.
+  const std::string old =
+      "docker: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver Version: 470.182.03\n";
+  EXPECT_FALSE(driver_not_reached(old, described(old)));
+  // Not a container: left to the driver finding.
+  const std::string host =
+      "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\nNvidia Driver Version: 565.77\n";
+  EXPECT_FALSE(driver_not_reached(host, described(host)));
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli
-

@@ -77,6 +77,8 @@ struct Patterns {
   RE2 collect_gpu{R"(^GPU models and configuration:\s*(?:GPU \d+:\s*)?(.+?)\s*$)"};
   // collect_env's field, and the same field in an issue template's Markdown list ("- **PyTorch Version**: 2.2.0").
   RE2 torch_version{R"((?i)^(?:[-*] +)?\**PyTorch version\**\s*:\s*\**\s*([0-9][^\s*]*))"};
+  // An issue template's "PyTorch version: 1.5.0 (CPU toolkit)" / "(CPU only)": the build said in words.
+  RE2 torch_version_cpu{R"((?i)PyTorch version\**\s*:\s*\**\s*[0-9][^\s*]*\s*\(\s*cpu\b)"};
   RE2 torch_cuda{R"(^CUDA used to build PyTorch:\s*(\S+))"};
   RE2 cuda_available{R"(^Is CUDA available:\s*(\w+))"};
   RE2 torch_package{
@@ -606,7 +608,13 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     add_gpu(a, number, "the post's GPU field");
   }
 
-  if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") set_torch(a, number, "collect_env");
+  if (version && RE2::PartialMatch(in, p.torch_version, &a) && a != "N/A") {
+    set_torch(a, number, "collect_env");
+    if (!m_torch_cuda && m_torch_version == a && RE2::PartialMatch(in, p.torch_version_cpu)) {
+      m_torch_cuda = "";
+      note(number, "the post says this torch is a CPU build");
+    }
+  }
   if (contains("CUDA used to build") && RE2::PartialMatch(in, p.torch_cuda, &a)) {
     m_torch_cuda = a == "None" ? "" : major_minor(a);
     note(number, "collect_env: CUDA used to build PyTorch: " + a);

@@ -115,6 +115,16 @@ TEST(ReportReader, CollectEnvFields) {
   EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1080 Ti");
 }
 
+// An issue template's field that says the build in words: "(CPU toolkit)" is a CPU build.
+TEST(ReportReader, ATemplateFieldThatSaysTheBuildIsForTheCpu) {
+  auto f = read("* PyTorch version: 1.5.0 (CPU toolkit)\n* CUDA/cuDNN version: 11.01\n");
+  EXPECT_EQ(torch(f).version, "1.5.0");
+  EXPECT_EQ(torch(f).kind, facts::BuildKind::cpu);
+  // Without it, the build is unknown.
+  auto g = read("* PyTorch version: 1.5.0\n");
+  EXPECT_NE(torch(g).kind, facts::BuildKind::cpu);
+}
+
 // A title cut off inside the version ("2.2.0+cu12"), the body's field complete: the complete one wins.
 TEST(ReportReader, AVersionCutOffInTheTitleIsCompletedByTheBody) {
   auto f = read("RTX 5090 Not Detected by PyTorch 2.2.0+cu12\n\n- **PyTorch Version**: 2.2.0+cu121\n");
