@@ -656,7 +656,9 @@ void Analyzer::on_assignment(Node n) {
     if (right.valid()) check_accumulator(left, right, n);
     if (right.valid()) check_store_into_plain_container(left, right);
     // `history[i] = loss.data` into a NumPy array: NumPy reads the value through np.asarray.
-    if (right.valid() && left.field(Field::value).is(NodeKind::identifier) && numpy_array_here(left.field(Field::value).text())) {
+    if (Node array = left.field(Field::value);
+        right.valid() && (array.is(NodeKind::identifier) || (array.is(NodeKind::attribute) && array.text().starts_with("self."))) &&
+        numpy_array_here(array.text())) {
       check_numpy_of_device_tensor(n, right);
     }
     std::string obj = m_ff.imports.qualify(left.field(Field::value).text());

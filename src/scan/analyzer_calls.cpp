@@ -310,19 +310,50 @@ bool Analyzer::from_model_output(Node e) {
     if (e.is(NodeKind::attribute)) {
       auto field = e.field(Field::attribute).text();
       if (field != "logits" && field != "last_hidden_state" && field != "pooler_output" && field != "hidden_states" &&
-          field != "loss" && field != "T") {
+          field != "loss" && field != "T" && field != "values") {
         return false;
       }
       e = e.field(Field::object);
+      continue;
+    }
+    if (e.is(NodeKind::parenthesized_expression) || e.is(NodeKind::unary_operator)) {
+      if (e.named_count() != 1) return false;
+      e = e.named(0);
+      continue;
+    }
+    // Arithmetic keeps a model's output where it is: `-(p * torch.log(p + eps)).sum(-1)`.
+    if (e.is(NodeKind::binary_operator)) {
+      Node a = e.named(0), b = e.named(e.named_count() - 1);
+      // One level of recursion per operator, bounded: a generated `a + a + ... + a` is not followed.
+      static thread_local int t_depth = 0;
+      if (t_depth >= 8) return false;
+      ++t_depth;
+      const bool left = from_model_output(a);
+      --t_depth;
+      if (left) return true;
+      e = b;
       continue;
     }
     if (!e.is(NodeKind::call)) return false;
     Node fn = e.field(Field::function);
     if (fn.is(NodeKind::attribute)) {
       auto m = fn.field(Field::attribute).text();
+      // torch.softmax(logits, -1), F.log_softmax(out, 1), torch.log(p): elementwise and reductions
+      // placed like their first argument.
+      const std::string q = qualified_callee(e);
+      const std::string_view last = last_component(q);
+      if ((is_torch_function(q) && (last == "softmax" || last == "log_softmax" || last == "log" || last == "exp" ||
+                                    last == "sigmoid" || last == "sum" || last == "mean" || last == "argmax" ||
+                                    last == "abs" || last == "sqrt")) ||
+          (starts_with_package(q, "torch.nn.functional") && (last == "softmax" || last == "log_softmax" ||
+                                                             last == "sigmoid" || last == "normalize"))) {
+        e = positional(e, 0);
+        continue;
+      }
       if (m == "view" || m == "reshape" || m == "contiguous" || m == "float" || m == "half" || m == "clone" ||
           m == "squeeze" || m == "unsqueeze" || m == "permute" || m == "transpose" || m == "flatten" ||
-          m == "log_softmax" || m == "softmax" || m == "detach") {
+          m == "log_softmax" || m == "softmax" || m == "detach" || m == "sum" || m == "mean" || m == "sigmoid" ||
+          m == "exp" || m == "log" || m == "abs" || m == "argmax" || m == "max" || m == "min" || m == "gather") {
         e = fn.field(Field::object);
         continue;
       }
@@ -797,7 +828,11 @@ void Analyzer::check_numpy_of_device_tensor(Node call, Node data) {
 // Whether `name` is bound in the enclosing function (or the module) to a NumPy array made by a
 // factory: `g_loss = np.zeros((n, 1))`.
 bool Analyzer::numpy_array_here(std::string_view name) const {
-  const std::string_view scope = m_function_nodes.empty() ? std::string_view(m_src.text) : m_function_nodes.back().text();
+  // `self.trace`: made in any method of the class (`self.trace = np.zeros(n)` in __init__).
+  const bool own = name.starts_with("self.") && !m_class_nodes.empty();
+  const std::string_view scope = own                       ? m_class_nodes.back().text()
+                                 : m_function_nodes.empty() ? std::string_view(m_src.text)
+                                                            : m_function_nodes.back().text();
   bool found = false;
   util::for_each_name_use(scope, name, [&](std::string_view rest) {
     if (found || !rest.starts_with(" = ")) return;
@@ -2492,7 +2527,33 @@ void Analyzer::check_cuda_ignores_device(Node call, std::string_view method) {
     if (!v || (*v != "cuda" && *v != "cuda:0")) return;
   }
   const std::string& chosen = chosen_device_here();
-  if (!chosen.empty()) report_cuda_ignoring(call, object, chosen);
+  if (!chosen.empty()) {
+    report_cuda_ignoring(call, object, chosen);
+    return;
+  }
+  // `x.cpu().cumsum(0).cuda()`: a detour through the host for an input of this function returns to the
+  // current GPU, not to the one the input was on.
+  if (method != "cuda") return;
+  Node root = object;
+  bool via_host = false;
+  for (int guard = 0; guard < 16; ++guard) {
+    if (root.is(NodeKind::attribute)) {  // `.values` of a sort, `.data`
+      root = root.field(Field::object);
+      continue;
+    }
+    if (!root.is(NodeKind::call) || !root.field(Field::function).is(NodeKind::attribute)) break;
+    via_host = via_host || root.field(Field::function).field(Field::attribute).text() == "cpu";
+    root = root.field(Field::function).field(Field::object);
+  }
+  if (!via_host || !root.is(NodeKind::identifier) || parameter_index(m_function_nodes.back(), root.text()) < 0) return;
+  for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
+    if (p.type() == "try_statement") return;
+  }
+  emit(RuleId::cuda_ignores_device, call,
+       fmt::format("`{}` takes `{}` to the host and back to the current GPU (\"cuda\", cuda:0 unless set), not to the "
+                   "GPU `{}` was on: with inputs on cuda:1 the result is on another GPU than the rest",
+                   snippet(call, 50), root.text(), root.text()),
+       {snippet(call, 80)}, fmt::format("{}.to({}.device)", snippet(object, 30), root.text()));
 }
 
 // `device="cuda:0"` (or device_map=) handed to a call in a function that has a chosen device: the
@@ -2576,9 +2637,14 @@ const std::string& Analyzer::chosen_device_here() {
 void Analyzer::report_cuda_ignoring(Node call, Node object, const std::string& chosen) {
   // Under a test that does not read the chosen device (`if torch.cuda.is_available():`, `if args.cuda:`):
   // the test decides, not the device.
+  // A feature flag (`if args.vcd_decoding:`, `if x is not None`) decides nothing about devices: still reported.
+  static const RE2 k_about_devices(R"re((?i)cuda|gpu|device|avail|rank|dist|mps|accel|xla|tpu|cpu|half|fp16|amp)re");
   for (Node p = call.parent(); p.valid() && !p.is(NodeKind::function_definition); p = p.parent()) {
     Node test = branch_test(p);
-    if (test.valid() && test.text().find(chosen) == std::string_view::npos) return;
+    if (test.valid() && test.text().find(chosen) == std::string_view::npos &&
+        RE2::PartialMatch(test.text(), k_about_devices)) {
+      return;
+    }
     if (p.type() == "try_statement") return;
   }
   emit(RuleId::cuda_ignores_device, call,

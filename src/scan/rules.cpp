@@ -338,7 +338,9 @@ constexpr ScanRule k_rules[] = {
       "moves other values to a chosen device (`.to(device)`, `.to(self.device)`, `.to(args.device)`), or in a method "
       "of a class that keeps one (self.device): \"cuda\" is the current GPU (cuda:0 unless set), so with the device "
       "chosen as cuda:1 the tensors meet on two GPUs, and with the CPU chosen the line fails on a machine without "
-      "CUDA; a torch factory given device=\"cuda\" beside factories that follow an input (`device=x.device`); not under a test that does not read the chosen device (`if torch.cuda.is_available():`); also "
+      "CUDA; a torch factory given device=\"cuda\" beside factories that follow an input (`device=x.device`); not under a test about devices that does not read the chosen device (`if torch.cuda.is_available():`; a feature flag such as `if args.augment:` does not count); "
+      "a bare .cuda() at the end of a detour through the host of a function's input (`x.cpu().cumsum(0).cuda()`), which "
+      "returns to the current GPU rather than to x's; also "
       "torch.cuda.set_device(device) outside a test, after `device` fell back to \"cpu\" in the same function, and a "
       "call of a function of the file that leaves its `cuda=True` (use_cuda, gpu) flag at the default while that "
       "function moves values with .cuda() under it, in a file that chooses the CPU when CUDA is missing",
@@ -349,10 +351,10 @@ constexpr ScanRule k_rules[] = {
       "x.numpy() (also through .detach(), .data, .squeeze(), reductions such as .max() and the like), np.array(x), "
       "np.asarray(x) or any other NumPy function (np.isnan(x.max())) of a tensor this file put on a device (moved with "
       ".to(device)/.cuda() or made with device=) or of what a model moved to the device computed from it "
-      "(`model(x).detach().numpy()`; also a model handed to the function, named model or net, fed an input moved "
+      "(`model(x).detach().numpy()`, also through softmax, log, arithmetic and reductions of it; also a model handed to the function, named model or net, fed an input moved "
       "there or in a file that uses a device; and self.<layer>.weight in a module class that reads self.device or "
       "moves values), and such a tensor stored into a NumPy array made here (`history[i] = loss.data` after "
-      "`history = np.zeros(...)`), with no .cpu() on the way: \"TypeError: can't convert cuda:0 device type tensor to "
+      "`history = np.zeros(...)`, or into self.<name> made so in any method of the class), with no .cpu() on the way: \"TypeError: can't convert cuda:0 device type tensor to "
       "numpy\"",
       "Copy it to the host first: x.detach().cpu().numpy()"}},
     {RuleId::is_available_not_called,

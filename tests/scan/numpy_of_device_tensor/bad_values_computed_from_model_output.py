@@ -1,0 +1,24 @@
+# What a model on the device computes keeps living there through softmax, arithmetic and reductions;
+# so does a value stored into a NumPy array the object keeps.
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+class Scorer:
+    def __init__(self, model, steps, device):
+        self.device = device
+        self.model = model.to(device)
+        self.trace = np.zeros(steps)
+
+    def token_entropy(self, ids):
+        ids = ids.to(self.device)
+        logits = self.model(ids)
+        probs = torch.softmax(logits, dim=-1)
+        entropy = -(probs * torch.log(probs + 1e-12)).sum(dim=-1)
+        return entropy[0].detach().numpy()  # expect: code.numpy_of_device_tensor
+
+    def record(self, step, ids):
+        ids = ids.to(self.device)
+        log_p = F.log_softmax(self.model(ids), dim=-1)
+        self.trace[step] = log_p.max(dim=-1).values.mean()  # expect: code.numpy_of_device_tensor
