@@ -331,6 +331,7 @@ Descend Analyzer::enter(Node n) {
     case NodeKind::comparison_operator: check_binary(n); break;
     case NodeKind::subscript: check_host_indexed_by_device(n); break;
     case NodeKind::attribute: check_is_available_not_called(n); break;
+    case NodeKind::identifier: check_probe_function_not_called(n); break;
     case NodeKind::import_statement:
     case NodeKind::import_from_statement: return Descend::no;
     case NodeKind::conditional_expression:
@@ -945,6 +946,47 @@ void Analyzer::check_is_available_not_called(Node attribute) {
   if (attribute.field(Field::attribute).text() != "is_available") return;
   const std::string_view owner = attribute.field(Field::object).text();
   if (!owner.ends_with("cuda") && !owner.ends_with("mps") && !owner.ends_with("xpu")) return;
+  report_function_tested(attribute);
+}
+
+// `if has_mps:` with `def has_mps():` at the top of this file: the probe itself, not its answer.
+void Analyzer::check_probe_function_not_called(Node identifier) {
+  Node up = identifier.parent();
+  // Only where it could be a truth value: the test of a branch, or under not / and / or. Most names
+  // are elsewhere, so this is asked first.
+  if (!up.valid() || !(up.is(NodeKind::not_operator) || up.is(NodeKind::boolean_operator) ||
+                       up.is(NodeKind::parenthesized_expression) || up.is(NodeKind::if_statement) ||
+                       up.is(NodeKind::elif_clause) || up.is(NodeKind::while_statement) ||
+                       up.is(NodeKind::conditional_expression) || up.is(NodeKind::assert_statement))) {
+    return;
+  }
+  const std::string_view name = identifier.text();
+  if (name.size() > 64) return;
+  static const RE2 k_probe(R"re((?i)cuda|gpu|mps|xpu|avail|accel)re");
+  if (!RE2::PartialMatch(name, k_probe)) return;
+  auto [it, fresh] = m_probe_functions.try_emplace(std::string(name), false);
+  if (fresh) {
+    // A function defined at the top of the file, and the name never bound to anything else.
+    const std::string_view text = m_src.text;
+    const std::string def = "def " + std::string(name) + "(";
+    const bool defined = text.starts_with(def) || text.find("\n" + def) != std::string_view::npos;
+    bool rebound = false;
+    util::for_each_name_use(text, name, [&](std::string_view rest) {
+      std::size_t i = 0;
+      while (i < rest.size() && rest[i] == ' ') ++i;
+      if (rest.substr(i).starts_with("=") && !rest.substr(i).starts_with("==")) rebound = true;
+      if (rest.substr(i).starts_with(":=") || rest.substr(i).starts_with(",")) rebound = true;
+    });
+    rebound = rebound || text.find("global " + std::string(name)) != std::string_view::npos ||
+              text.find("import " + std::string(name)) != std::string_view::npos ||
+              text.find(" as " + std::string(name)) != std::string_view::npos;
+    it->second = defined && !rebound;
+  }
+  if (!it->second) return;
+  report_function_tested(identifier);
+}
+
+void Analyzer::report_function_tested(Node attribute) {
   Node child = attribute;
   Node up = attribute.parent();
   bool in_logic = false;  // under not / and / or: the function object is used as a truth value

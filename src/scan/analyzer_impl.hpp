@@ -278,6 +278,10 @@ class Analyzer {
   // `"cuda" if x.is_cuda else "cpu"`: the default GPU, not x's.
   void check_default_gpu_from_input(Node conditional);
   void check_is_available_not_called(Node attribute);
+  // The same, for a probe function of this file (`def has_mps(): ...`, then `if has_mps:`).
+  void check_probe_function_not_called(Node identifier);
+  void report_function_tested(Node function);  // when `function` (a name or an attribute) is a truth value
+  std::unordered_map<std::string, bool> m_probe_functions;  // name -> a module-level def, never rebound
   bool check_plain_parameters(Node container, std::string_view name);
   void check_optimizer_built_before_move(Node call, std::string_view q);
   bool check_parameter_made_after_init(Node left, Node right);

@@ -362,7 +362,9 @@ constexpr ScanRule k_rules[] = {
       "torch.cuda.is_available is tested without being called: a function is always true",
       "torch.cuda.is_available (also torch.backends.mps.is_available, torch.xpu.is_available) without its call "
       "parentheses as the test of an if, elif, while, assert or conditional expression (`\"cuda\" if "
-      "torch.cuda.is_available else \"cpu\"`), or under not, and, or or: the function object is always true, so "
+      "torch.cuda.is_available else \"cpu\"`), or under not, and, or or; also a probe function of the file itself "
+      "(`def has_mps():` at the top level, a name about cuda, gpu, mps, xpu, availability or accelerators, never "
+      "rebound) tested the same way (`if has_mps:`): the function object is always true, so "
       "the GPU branch is taken on every machine and fails where there is no GPU",
       "Call it: torch.cuda.is_available()"}},
 };
