@@ -269,6 +269,15 @@ const RE2& symptom() {
       R"(|(?:no|zero|0) (?:compatible |usable |supported |cuda-capable |nvidia )?(?:gpus?|cuda devices?|cuda gpus?) (?:was |were |is |are )?(?:found|detected|visible|available))"
       R"(|(?:can'?t|cannot|could ?n'?t|unable to|fails? to|failed to) (?:use|utili[sz]e|detect|find|see|recogni[sz]e|access) (?:the |my |any |their |his |her |our |your )?(?:nvidia )?(?:gpus?|cuda))"
       R"(|only (?:uses?|using) (?:the )?cpu)"
+      // "cannot get TensorFlow to detect the GPU"; an execution-provider list with only the CPU; "does not
+      // have CUDA".
+      R"(|(?:can'?t|cannot|could ?n'?t|unable to|fail(?:s|ed)? to) get (?:\w+ ){1,3}to (?:use|detect|find|see|recogni[sz]e) (?:the |my |any )?(?:gpus?|cuda))"
+      R"(|providers?\b[^\n]{0,30}\bonly\b[^\n]{0,20}\bcpu\b|(?:not|n't) (?:have|has|show|shows|list|lists) (?:the )?(?:cuda|gpu)\b)"
+      // A GPU that idles while the work runs: "GPU load stays around 10%", "GPU usage is about 2-3%".
+      R"(|gpu (?:usage|load|utili[sz]ation|util)\b[^\n0-9]{0,25}(?:[0-9]|10)(?:\.\d+)?(?:\s*[-~]\s*(?:[0-9]|10))?\s?%)"
+      // Paddle's own words for a CPU build: AnalysisConfig's "Please compile with gpu to EnableGpu()", the
+      // OCR tools' "Please use PaddlePaddle with GPU version", PARL's "Paddle was not complied with CUDA".
+      R"(|device mapping: no known devices|please compile with (?:gpu|cuda)|please use paddlepaddle with gpu version|\bnot complied with (?:cuda|gpu)\b)"
       R"(|(?:not|n't) seems? to (?:use|utili[sz]e|detect|find|see|recogni[sz]e) (?:the |my |any )?(?:gpus?|cuda))"
       R"(|list_physical_devices\(\W{0,2}gpu\W{0,2}\)[^\n]{0,40}(?:\[\]|empty list|returns? (?:an )?empty|returns? nothing))"
       R"(|(?:not|n't) able to (?:use|utili[sz]e|detect|find|see|access) (?:the |my |any )?(?:gpus?|cuda))"
@@ -301,7 +310,7 @@ const RE2& symptom() {
       R"(|не\s+(?:используе\w*|использу\w*|видит|видят|работает\s+на|задейств\w*|определя\w*)[^\n]{0,30}(?:gpu|гпу|видеокарт|cuda|куда))"
       R"(|(?:gpu|гпу|видеокарт\w*|cuda)[^\n]{0,30}не\s+(?:используе\w*|видит|работает|задейств\w*|определя\w*))"
       R"(|(?:不使用|没有使用|没用上|用不了|无法使用|不能使用|检测不到|识别不到|找不到|未使用|没有调用|不调用|跑在\s*cpu|只用\s*cpu)[^\n]{0,8}(?:gpu|显卡|cuda))"
-      R"(|(?:只用|只使用|一直用|一直只用|都是用|跑在)\s*cpu|(?:安装|装)的是\s*cpu\s*版|装成了?\s*cpu\s*版|cpu\s*版本?的?\s*(?:torch|pytorch)|(?:torch|pytorch)[^\n]{0,12}是\s*cpu\s*版)"
+      R"(|(?:只用|只使用|一直用|一直只用|都是用|跑在|用的是|使用的是)\s*cpu|(?:安装|装)的是\s*cpu\s*版|装成了?\s*cpu\s*版|cpu\s*版本?的?\s*(?:torch|pytorch)|(?:torch|pytorch)[^\n]{0,12}是\s*cpu\s*版)"
       R"(|(?:gpu|显卡|cuda)[^\n]{0,8}(?:不可用|用不了|没有被使用|未被使用|没有用上|无法使用|不工作|没反应|識別不到|检测不到))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:使われ(?:ない|ません)|認識(?:しない|されない|されません|しません)|使えない|使用されない|使用できない))"
       R"(|(?:gpu|cuda)[^\n]{0,12}(?:사용(?:하지|되지|이 안)|인식(?:하지|되지|이 안|을 못)|안 ?(?:잡|써|돌)))"
@@ -338,6 +347,8 @@ Runtime runtime_of(std::string_view text) {
   };
   static constexpr Name k_names[] = {
       {Runtime::mxnet, R"((?i)\bmxnet\b|\bmx\.(?:gpu|context)\b)"},
+      // Execution providers are ONNX Runtime's, whatever else the text names (TensorRT is one of them).
+      {Runtime::onnxruntime, R"((?i)execution ?providers?\b)"},
       {Runtime::other, R"((?i)\bollama\b|\bvllm\b|\bcupy\b|\bnumba\b|\btensorrt\b|\bcuda\.jl\b|\bjcuda\b|\bcudarc\b)"},
       {Runtime::llama, R"((?i)llama[-_.]?cpp|\bgguf\b|n_gpu_layers|--n-gpu-layers|\bggml|\bgglm\b|koboldcpp|--usecublas|--gpulayers|\bgpu[ _-]layers\b)"},
       // rembg, insightface and FaceFusion run their models on ONNX Runtime (rembg[gpu] brings onnxruntime-gpu).
@@ -384,6 +395,19 @@ const facts::FrameworkBuild* torch_gpu_build(const facts::Facts& f) {
 
 // "CUDA 10.0", "cuda toolkit 11.3", "CUDA version is 10.1" in the text: the CUDA the machine was set up
 // with, as people say it (not nvidia-smi's banner, which the report readers take as the driver's).
+// A TensorFlow the text shows older than 2.11, which still used the GPU on native Windows.
+bool tf_before_windows_cutoff(const facts::Facts& f) {
+  if (!f.framework.environments.known()) return false;
+  for (const auto& env : *f.framework.environments) {
+    for (const auto& b : env.builds) {
+      if (b.framework != facts::Framework::tensorflow) continue;
+      auto v = util::parse_version(b.version);
+      if (v && util::compare_versions(*v, {2, 11}) < 0) return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::vector<int>> cuda_mentioned(std::string_view text) {
   static const RE2 re(
       R"((?i)\bcuda(?:\s+toolkit)?(?:\s+version)?\s*(?:is|:|=|：|版本|(?:安装|装|用)的是|是|为)?\s*v?(\d{1,2}\.\d)\b)");
@@ -571,6 +595,26 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                      "WSL. Fix: add /usr/lib/wsl/lib to the loader path (LD_LIBRARY_PATH, or the toolchain's own "
                      "library path) and install no Linux NVIDIA driver inside WSL"};
       }
+      // A GPU newer than old PyTorch builds, and the post suspects its PyTorch is too old: builds for a CUDA
+      // older than the GPU's first CUDA (CUDA 10.2 for an RTX 30) have no kernels for it.
+      {
+        static const RE2 k_old_torch(
+            R"re((?i)(?:py)?torch\b[^\n]{0,20}?(?:版本太低|版本过低|版本太旧|too (?:low|old))|(?:too old|outdated|older|old) (?:version of )?(?:py)?torch\b)re");
+        auto gpu = gpu_named(head, true);
+        auto arch = gpu ? checks::architecture(gpu->cc) : std::nullopt;
+        if (gpu && arch && gpu->cc >= checks::ComputeCapability{8, 0} && !arch->cuda_first.empty() &&
+            RE2::PartialMatch(head, k_old_torch)) {
+          return Prior{"torch.arch_unsupported", facts::Layer::framework,
+                       fmt::format("the {} ({}, {}) needs a PyTorch built with CUDA {} or newer, and the post suspects "
+                                   "an old PyTorch: builds for an older CUDA have no kernels for this GPU, so PyTorch "
+                                   "runs on the CPU or fails with \"no kernel image is available\"",
+                                   gpu->match, arch->name, gpu->cc.sm(), arch->cuda_first),
+                       fmt::format("Confirm: python -c \"import torch; print(torch.__version__, torch.version.cuda, "
+                                   "torch.cuda.get_arch_list())\" lists no {}. Fix: install a PyTorch wheel built with "
+                                   "CUDA {} or newer (https://pytorch.org/get-started/locally/)",
+                                   gpu->cc.sm(), arch->cuda_first)};
+        }
+      }
       if (auto old_gpu = too_old_gpu_named(head)) {
         auto low = lowest_current_torch_cc();
         return Prior{"torch.arch_unsupported", facts::Layer::framework,
@@ -593,12 +637,29 @@ std::optional<Prior> prior_for(Runtime r, const facts::Facts& f, std::string_vie
                    "https://pytorch.org/get-started/locally/ (e.g. pip install torch --index-url "
                    "https://download.pytorch.org/whl/cu121)"};
     case Runtime::tensorflow: {
+      // TensorFlow's own start-up log with no line about CUDA or the GPU: a GPU build logs its CUDA libraries
+      // (loaded, or not found) and cuInit; a build without CUDA never tries.
+      {
+        static const RE2 k_tf_log(R"re((?m)^\s*[IWE]\d{0,4}[\s\d:.]*\]?\s*tensorflow/|\b[IWE] tensorflow/)re");
+        static const RE2 k_tf_cuda(
+            R"re((?i)tensorflow/[^\n]*(?:cuda|gpu|dso|libcu|stream_executor)|could not load dynamic library|cuInit|cudart)re");
+        if (RE2::PartialMatch(head, k_tf_log) && !RE2::PartialMatch(head, k_tf_cuda)) {
+          return Prior{"tf.cpu_only_build", facts::Layer::framework,
+                       "TensorFlow's own log shows no attempt to load CUDA: a GPU build logs its CUDA libraries (loaded "
+                       "or not found) and the driver's initialisation at start, so this TensorFlow is a build without "
+                       "CUDA (tensorflow-cpu, a CPU-only conda or distribution package, or a source build configured "
+                       "without CUDA)",
+                       "Confirm: python -c \"import tensorflow as tf; print(tf.test.is_built_with_cuda())\" prints False. "
+                       "Fix: install the CUDA build (pip install 'tensorflow[and-cuda]' on Linux; for a source build, "
+                       "run ./configure with CUDA support)"};
+        }
+      }
       // Windows named, and the program run there: not in WSL, or from R (RStudio, keras3), whose Windows
       // build is native whatever WSL the machine also has.
       static const RE2 k_r_session(R"re((?i)\brstudio\b|install_keras\(|\bkeras3::|\btf\$config\b|install\.packages\()re");
       const bool native_windows =
           windows_named(head) && (!wsl_named(head, f) || RE2::PartialMatch(head, k_r_session));
-      if (shows_windows(f) || native_windows) {
+      if ((shows_windows(f) || native_windows) && !tf_before_windows_cutoff(f)) {
         return Prior{"tf.windows_native_no_gpu", facts::Layer::framework,
                      "TensorFlow 2.11 and later have no GPU support on native Windows: the last release that used an "
                      "NVIDIA GPU there was 2.10",
@@ -2573,8 +2634,12 @@ std::optional<facts::Finding> likely_cause(std::string_view head, const facts::F
   const auto [symptom_number, symptom_line] = *shown_symptom;
   Runtime runtime = runtime_of(head);
   auto prior = prior_for(runtime, described, head);
-  // Inside a container, a GPU that is not used most often was never passed in.
+  // Inside a container, a GPU that is not used most often was never passed in; not when the text shows
+  // the program inside counting a GPU ("CUDA_VISIBLE_DEVICES found gpu count: 1").
+  static const RE2 k_gpu_counted(
+      R"re((?i)gpu count\W{0,3}[1-9]|found [1-9]\d* (?:cuda |nvidia )?(?:gpus?|devices?)\b|device_count\(\)\W{0,12}[1-9])re");
   if (container_named(head) && !described.environment.container.launch_command.known() &&
+      !RE2::PartialMatch(head, k_gpu_counted) &&
       (!prior || prior->id.ends_with("cpu_only_build") || prior->id == "jax.cpu_only" ||
        prior->id == "tf.missing_gpu_libs" || prior->id == "llama.built_without_cuda")) {
     prior = Prior{"container.no_gpu", facts::Layer::environment,

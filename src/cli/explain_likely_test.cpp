@@ -926,5 +926,59 @@ TEST(ExplainLikely, AnInsufficientDriverInAContainerWhoseDriverIsNewEnough) {
   EXPECT_FALSE(driver_not_reached(host, described(host)));
 }
 
+TEST(ExplainLikely, ANewGpuAndAPyTorchThePostSuspectsIsTooOld) {
+  EXPECT_EQ(likely_id("RTX3060，每次运行都显示用的是 cpu，是不是 pytorch 版本太低？"), "torch.arch_unsupported");
+  EXPECT_EQ(likely_id("torch.cuda.is_available() returns False on my RTX 3090; is my torch too old?"),
+            "torch.arch_unsupported");
+  // No suspicion of the version: the common cause.
+  EXPECT_EQ(likely_id("torch.cuda.is_available() returns False on my RTX 3090"), "torch.cpu_only_build");
+  // An old GPU suspected with an old torch: not a missing architecture of a new GPU.
+  EXPECT_NE(likely_id("torch.cuda.is_available() returns False on my GTX 1080; is my torch too old?"),
+            "torch.arch_unsupported");
+}
+
+TEST(ExplainLikely, AGpuThatIdlesWhileTheWorkRuns) {
+  EXPECT_EQ(likely_id("One sentence takes an hour. GPU load stays around 10% while the CPU is at 60~70%."),
+            "torch.cpu_only_build");
+  EXPECT_EQ(likely_id("keras with tensorflow: GPU usage is about 2-3% during training"), "tf.missing_gpu_libs");
+  // A busy GPU is not the symptom.
+  EXPECT_EQ(likely_id("GPU usage is 85% and training is slow"), "");
+}
+
+TEST(ExplainLikely, ATensorFlowLogWithoutAnyCudaLineIsACpuBuild) {
+  const std::string log =
+      "I tensorflow/core/common_runtime/local_device.cc:25] Local device intra op parallelism threads: 8\n"
+      "Device mapping: no known devices.\n";
+  EXPECT_EQ(likely_id(log), "tf.cpu_only_build");
+  // A GPU build says what it did about CUDA: not this case.
+  EXPECT_NE(likely_id(log + "W tensorflow/stream_executor/platform/default/dso_loader.cc:59] Could not load dynamic "
+                            "library 'libcudart.so.10.1'\n"),
+            "tf.cpu_only_build");
+}
+
+TEST(ExplainLikely, TensorFlowBeforeTwoElevenStillUsedTheGpuOnWindows) {
+  EXPECT_EQ(likely_id("Windows 10: tensorflow runs only on cpu\nTensorFlow version: 2.15.0"), "tf.windows_native_no_gpu");
+  EXPECT_NE(likely_id("Windows 10: tensorflow-gpu runs only on cpu\nTensorFlow version: (tensorflow-gpu 1.10.0)"),
+            "tf.windows_native_no_gpu");
+}
+
+TEST(ExplainLikely, ExecutionProvidersAreOnnxRuntimes) {
+  EXPECT_EQ(likely_id("not have cuda and tensorrt\n1.3.1 EXECUTION PROVIDERS only azure and cpu"),
+            "ort.cpu_package_shadows_gpu");
+}
+
+TEST(ExplainLikely, PaddlesOwnWordsForACpuBuild) {
+  EXPECT_EQ(likely_id("pip install paddlex\nE0115 analysis_config.cc:91] Please compile with gpu to EnableGpu()"), "paddle.cpu_only_build");
+  EXPECT_EQ(likely_id("安装了 paddlepaddle-gpu 之后，还显示 Please use PaddlePaddle with GPU version"),
+            "paddle.cpu_only_build");
+}
+
+TEST(ExplainLikely, AContainerWhoseProgramCountsAGpuWasGivenOne) {
+  const std::string post = "paddle in docker\nCUDA_VISIBLE_DEVICES found gpu count: 1\n"
+                           "But PARL found that Paddle was not complied with CUDA, which may cause issues.\n";
+  EXPECT_EQ(likely_id(post), "paddle.cpu_only_build");
+  EXPECT_EQ(likely_id("paddle in docker: Paddle was not complied with CUDA"), "container.no_gpu");
+}
+
 }  // namespace
 }  // namespace gpudoctor::cli

@@ -92,6 +92,7 @@ struct Patterns {
   RE2 windows_path{R"((?:^|[\s"'(])[A-Z]:\\(?:Users|Program Files|Python|ProgramData|Windows)\\)"};
   // "tensorflow==2.12.0", "tensorflow 2.12.0" (pip list), "TensorFlow version: 2.12", and in prose
   // "tensorflow version is 2.12.0".
+  RE2 conda_tf_cpu{R"((?:^|\s)tensorflow(?:-base)?\s+\d+\.\d+(?:\.\d+)?\s+((?:eigen|mkl)_py\w*))"};
   RE2 tf_version{R"((?i)tensorflow(-gpu|-cpu|_gpu|_cpu)?(?:\s+version(?:\s*\([^)]*\))?\s*(?::|=|\bis\b)\s*(?:tf\s*)?|==|\s+)v?(\d+\.\d+(?:\.\d+)?)\b)"};
   RE2 container_run{
       R"((?:^|[\s`$(>])((?:sudo\s+)?(?:(?:nvidia-docker|docker|podman)\s+run|(?:singularity|apptainer)\s+(?:shell|exec|run))\s.*?)\s*`?$)"};
@@ -658,6 +659,12 @@ void ReportReader::feed_line(std::string_view raw, std::size_t number) {
     m_tf_version = a;
     if (!b.empty()) m_tf_variant = b.substr(1);
     note(number, "TensorFlow " + a);
+  }
+  // conda's TensorFlow builds name their variant in the build string: eigen_py37... and mkl_py37...
+  // are CPU builds (the CUDA ones are gpu_py37...).
+  if (contains("ensorflow") && m_tf_variant.empty() && RE2::PartialMatch(in, p.conda_tf_cpu, &a)) {
+    m_tf_variant = "cpu";
+    note(number, "conda list: TensorFlow's " + a + " build, a CPU build");
   }
   const bool apptainer = contains("ingularity ") || contains("pptainer ");
   if (((contains(" run ") && (contains("docker") || contains("podman"))) || apptainer) &&

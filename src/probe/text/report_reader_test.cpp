@@ -115,6 +115,19 @@ TEST(ReportReader, CollectEnvFields) {
   EXPECT_EQ(f.driver.nvml.devices[0].name.value_or(""), "NVIDIA GeForce GTX 1080 Ti");
 }
 
+// conda's TensorFlow build string names a CPU variant (eigen_, mkl_) or a CUDA one (gpu_).
+TEST(ReportReader, CondaTensorFlowBuildStrings) {
+  auto f = read("tensorflow                1.15.0          eigen_py37h9f89a44_0\n");
+  ASSERT_TRUE(f.framework.environments.known());
+  ASSERT_FALSE(f.framework.environments->empty());
+  ASSERT_FALSE(f.framework.environments->front().builds.empty());
+  EXPECT_EQ(f.framework.environments->front().builds.front().kind, facts::BuildKind::cpu);
+  auto g = read("tensorflow                1.15.0          gpu_py37h0f0df58_0\n");
+  ASSERT_TRUE(g.framework.environments.known());
+  ASSERT_FALSE(g.framework.environments->empty());
+  EXPECT_NE(g.framework.environments->front().builds.front().kind, facts::BuildKind::cpu);
+}
+
 // An issue template's field that says the build in words: "(CPU toolkit)" is a CPU build.
 TEST(ReportReader, ATemplateFieldThatSaysTheBuildIsForTheCpu) {
   auto f = read("* PyTorch version: 1.5.0 (CPU toolkit)\n* CUDA/cuDNN version: 11.01\n");
