@@ -839,6 +839,10 @@ void Analyzer::on_expression_statement(Node n) {
     }
   }
   if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && obj.from_subscript) tensor_name = true;
+  // Last bound to what a tensor method gave (`spect = spect.view(1, 1, f, t)`): modules have no view().
+  if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && !tensor_name) {
+    tensor_name = bound_by_tensor_method(object.text(), n);
+  }
   // An object of a class of this file whose cpu()/cuda()/to() returns a copy (a container of tensors).
   std::string copying_class;
   if (object.is(NodeKind::identifier) && obj.kind == Kind::unknown && !m_ff.copying_movers.empty()) {
@@ -856,6 +860,11 @@ void Analyzer::on_expression_statement(Node n) {
   }
   if (obj.kind != Kind::tensor && obj.kind != Kind::batch && !tensor_name && !tensor_key) return;
   if (method == "to" && !moves_to_accelerator(call, method) && !is_cpu_device(positional(call, 0))) return;
+  // A cast (`x.to(orig_dtype)`, `x.to(dtype=...)`): a lost result, but no device is involved.
+  if (const std::string_view args = call.field(Field::arguments).text();
+      method == "to" && obj.kind != Kind::tensor && util::contains(args, "dtype") && !util::contains(args, "device")) {
+    return;
+  }
   emit(RuleId::to_result_discarded, call,
        fmt::format("`{}` is a tensor and Tensor.{}() returns a moved copy: as a statement the result is thrown away "
                    "and `{}` stays where it was",
@@ -863,6 +872,43 @@ void Analyzer::on_expression_statement(Node n) {
        {obj.row >= 0 ? fmt::format("`{}` holds a tensor (bound at {})", snippet(object, 30), where(obj.row))
                      : fmt::format("`{}` is named as a tensor", snippet(object, 30))},
        fmt::format("{} = {}", snippet(object, 30), snippet(call, 50)));
+}
+
+bool Analyzer::bound_by_tensor_method(std::string_view name, Node before) const {
+  // The last `name = ...` in the enclosing function before `before`, and whether it calls a method only
+  // tensors have (view, reshape, contiguous, unsqueeze, ...).
+  if (m_function_nodes.empty()) return false;
+  Node scope = m_function_nodes.back();
+  std::string_view text = scope.text();
+  const std::size_t base = scope.start_byte();
+  if (before.start_byte() < base) return false;
+  text = text.substr(0, std::min<std::size_t>(text.size(), before.start_byte() - base));
+  RE2::Options options;
+  options.set_log_errors(false);
+  const RE2 assignment("(?m)^[ \\t]*" + RE2::QuoteMeta(std::string(name)) + "[ \\t]*=[ \\t]*([^\\n]*)$", options);
+  if (!assignment.ok()) return false;
+  re2::StringPiece input(text.data(), text.size());
+  std::string right, last;
+  while (RE2::FindAndConsume(&input, assignment, &right)) last = right;
+  // The outermost call of the value: the method of its last parenthesised call (`a.b(c).view(1, d(2))`).
+  std::string_view value = util::trim(last);
+  if (value.empty() || value.front() == '=' || value.back() != ')') return false;
+  int depth = 0;
+  std::size_t open = value.size();
+  while (open-- > 0) {
+    if (value[open] == ')') ++depth;
+    if (value[open] == '(' && --depth == 0) break;
+  }
+  if (depth != 0 || open == std::string_view::npos) return false;
+  std::size_t begin = open;
+  while (begin > 0 && (std::isalnum(static_cast<unsigned char>(value[begin - 1])) != 0 || value[begin - 1] == '_')) --begin;
+  if (begin == 0 || value[begin - 1] != '.') return false;
+  const std::string_view method = value.substr(begin, open - begin);
+  for (std::string_view m : {"view", "reshape", "contiguous", "unsqueeze", "squeeze", "permute", "transpose", "narrow",
+                             "expand", "repeat", "clone", "detach"}) {
+    if (method == m) return true;
+  }
+  return false;
 }
 
 std::string Analyzer::constructed_class(std::string_view name, Node before) const {

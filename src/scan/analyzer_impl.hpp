@@ -258,6 +258,7 @@ class Analyzer {
   // a list of tensors passes through on the CPU (analyzer_structure.cpp).
   void check_container_mover(Node function);
   // The class of the last `name = Cls(...)` before `before` in the enclosing function; empty if none.
+  bool bound_by_tensor_method(std::string_view name, Node before) const;
   std::string constructed_class(std::string_view name, Node before) const;
 
   // analyzer_infer.cpp

@@ -998,6 +998,35 @@ void Analyzer::check_tensor_attribute(Node left, Node right, const Symbol& value
            fmt::format("self.register_buffer(\"{}\", {})", name.substr(5), snippet(made_by, 50)));
       return;
     }
+    // `self.mean = torch.tensor(cfg.mean)`, then `self.mean = self.mean.cuda()` under a flag: the same
+    // plain attribute pinned by hand, reported where it is made.
+    if (pinned && made_by.text() == name && name.starts_with("self.") && !m_function_nodes.empty()) {
+      const Node fn = m_function_nodes.back();
+      const std::string_view body = fn.text();
+      const std::string made_at = name + " = torch.";
+      const auto at = body.find(made_at);
+      const std::string attr = name.substr(5);
+      const bool registered = m_src.text.find("register_buffer(\"" + attr + "\"") != std::string::npos ||
+                              m_src.text.find("register_buffer('" + attr + "'") != std::string::npos ||
+                              m_src.text.find("def _apply(") != std::string::npos;
+      if (at != std::string_view::npos && at + fn.start_byte() < right.start_byte() && !registered &&
+          m_attribute_reported.insert(name + "@pinned").second) {
+        const std::size_t offset = fn.start_byte() + at;
+        const std::string_view before = std::string_view(m_src.text).substr(0, offset);
+        const auto bol = before.rfind('\n');
+        const int row = static_cast<int>(util::count_byte(before, '\n'));
+        const int column = static_cast<int>(bol == std::string_view::npos ? offset : offset - bol - 1);
+        emit_at(RuleId::tensor_attribute_not_buffer, row, column,
+                fmt::format("`{}` is a plain tensor attribute, put on the first GPU by hand at {}: the module does not "
+                            "register it, so model.to(device), .cpu() or a replica on another GPU leave it where it "
+                            "was put, and state_dict() does not save it",
+                            name, where(right.row())),
+                {snippet(left.parent(), 80)},
+                fmt::format("self.register_buffer(\"{}\", <the tensor>, persistent=False) and drop the .{}()", attr,
+                            method));
+        return;
+      }
+    }
   }
   // `torch.linspace(0, pi, n)[None, :]`: an index of a tensor made here is made here too.
   Symbol made = value;

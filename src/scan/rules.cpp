@@ -53,7 +53,9 @@ constexpr ScanRule k_rules[] = {
       "An expression statement `x.to(...)`, `x.cuda()` or `x.cpu()` whose object is a tensor (a factory result, a "
       "model output, a batch from a loader or a part unpacked from one (`xb, yb = batch`, also in a loop over "
       "`loaders[\"train\"]`), or a slice of data such as `self.states[i][-n:]`), or an object of a class of "
-      "the file whose cpu(), cuda() or to() ends by returning a new object (a container of tensors), not self",
+      "the file whose cpu(), cuda() or to() ends by returning a new object (a container of tensors), not self; also a "
+      "name last bound to what a method only tensors have returned (`x = x.view(...)`, reshape, contiguous, permute, "
+      "...); not a cast that names a dtype and no device",
       "Assign the result: x = x.to(device). Modules are moved in place; tensors are not"}},
     {RuleId::hardcoded_cpu,
      {"code.hardcoded_cpu", Layer::code, Severity::warning,
@@ -236,7 +238,7 @@ constexpr ScanRule k_rules[] = {
      {"code.tensor_attribute_not_buffer", Layer::code, Severity::warning,
       "A tensor kept as a plain attribute of a module: model.to(device) leaves it on the CPU",
       "self.x = <tensor> in __init__ of an nn.Module subclass or a torchmetrics Metric (also one put on the first GPU "
-      "by hand, `torch.randn(n).to(\"cuda\")`; a mask, a table, a constant, "
+      "by hand, `torch.randn(n).to(\"cuda\")`, or later in __init__, `self.x = self.x.cuda()`, whatever its size; a mask, a table, a constant, "
       "statistics read from a JSON/YAML/NumPy file; directly, through a local name "
       "bound to it, or in a tuple assignment), not a buffer or a "
       "parameter, and never moved in the file, or copied to the input's device in another method (`self.x.to(x.device)` "
