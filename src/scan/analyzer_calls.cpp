@@ -1905,6 +1905,29 @@ std::optional<std::pair<std::string, int>> Analyzer::module_moved_after(std::str
     std::size_t at = static_cast<std::size_t>(input.data() - after.data());
     return std::make_pair(name, after_row + static_cast<int>(util::count_byte(after.substr(0, at), '\n')));
   }
+  // Handed to a function of the file that moves that parameter (`net, ctl = setup_training(net, ...)`,
+  // which calls `model.to(device)` itself or through another function).
+  if (m_ff.module_movers.empty()) return std::nullopt;
+  static const RE2 k_call(R"((?m)^[ \t]*(?:[\w., \t]+=[ \t]*)?([A-Za-z_]\w*)\()");
+  re2::StringPiece calls(after.data(), after.size());
+  std::string callee;
+  while (RE2::FindAndConsume(&calls, k_call, &callee)) {
+    auto mover = m_ff.module_movers.find(callee);
+    if (mover == m_ff.module_movers.end()) continue;
+    const std::size_t open = static_cast<std::size_t>(calls.data() - after.data()) - 1;
+    const auto args = call_arguments(after, open);
+    for (int j : mover->second) {
+      if (static_cast<std::size_t>(j) >= args.size()) continue;
+      const std::string arg(args[static_cast<std::size_t>(j)]);
+      const Symbol* m = lookup(arg);
+      if (m == nullptr || m->kind != Kind::module || m->is_loss || m->placement == Placement::accelerator) continue;
+      if (before.find(arg + ".parameters(") == std::string_view::npos &&
+          before.find(arg + ".named_parameters(") == std::string_view::npos) {
+        continue;
+      }
+      return std::make_pair(arg, after_row + static_cast<int>(util::count_byte(after.substr(0, open), '\n')));
+    }
+  }
   return std::nullopt;
 }
 
@@ -1931,21 +1954,24 @@ void Analyzer::check_optimizer_state_before_move(Node call, Node optimizer) {
 // first step meets CPU state with GPU gradients. PyTorch's docs ask to move the model before building
 // any optimizer; optimizers that make their state at the first step still work, so that is advice.
 void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) {
-  if (m_function_nodes.empty()) return;
   // The optimizer's class: the callee's, or the one an alias names.
   std::string cls(last_component(q));
   bool optimizer = (starts_with_package(q, "torch.optim") || starts_with_package(q, "bitsandbytes.optim")) &&
                    !q.starts_with("torch.optim.lr_scheduler") && !q.starts_with("torch.optim.swa_utils") &&
                    !cls.empty() && cls[0] >= 'A' && cls[0] <= 'Z' && cls != "Optimizer";
-  Node fn_node = m_function_nodes.back();
   const std::string_view text = m_src.text;
+  // The function around the call, or the script's top level.
+  const std::size_t fn_start = m_function_nodes.empty() ? 0 : m_function_nodes.back().start_byte();
+  const std::size_t fn_end = m_function_nodes.empty() ? text.size() : m_function_nodes.back().end_byte();
+  const std::uint32_t fn_key = m_function_nodes.empty() ? k_module_level : m_function_nodes.back().start_byte();
   // Windows of the function around the call, so that a generated function with thousands of optimizers
   // is not read once per optimizer.
   constexpr std::size_t k_window = 8 * 1024;
-  const std::size_t from = std::max<std::size_t>(fn_node.start_byte(), call.start_byte() > k_window ? call.start_byte() - k_window : 0);
+  const std::size_t from = std::max<std::size_t>(fn_start, call.start_byte() > k_window ? call.start_byte() - k_window : 0);
   const std::string_view before_call = text.substr(from, call.start_byte() - from);
   // `optimizer_cls = torch.optim.AdamW` earlier in the function, then `optimizer_cls(params, ...)`.
-  if (!optimizer && call.field(Field::function).is(NodeKind::identifier)) {
+  if (!optimizer && call.field(Field::function).is(NodeKind::identifier) &&
+      before_call.find("optim.") != std::string_view::npos) {
     const std::string name(call.field(Field::function).text());
     static const RE2 k_alias(R"re((?m)^[ \t]*(\w+)[ \t]*=[ \t]*(?:torch\.)?optim\.([A-Z]\w*)[ \t]*$)re");
     re2::StringPiece in(before_call.data(), before_call.size());
@@ -1962,7 +1988,7 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
   Node args = call.field(Field::arguments);
   if (!args.valid()) return;
   // Real functions build a few optimizers; a generated one with thousands is read for its first 32 only.
-  if (++m_optimizer_checks[fn_node.start_byte()] > 32) return;
+  if (++m_optimizer_checks[fn_key] > 32) return;
   // What the optimizer was built on: its arguments, and the assignment of a name among them
   // (`params = [p for p in net.parameters() if p.requires_grad]`).
   std::string built_on(args.text());
@@ -1985,7 +2011,7 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
     }
   }
   const std::string_view after =
-      text.substr(call.end_byte(), std::min<std::size_t>(fn_node.end_byte() - call.end_byte(), 8 * k_window));
+      text.substr(call.end_byte(), std::min<std::size_t>(fn_end - call.end_byte(), 8 * k_window));
   auto moved = module_moved_after(built_on, after, static_cast<int>(call.row()));
   if (!moved) return;
   const auto& [name, move_row] = *moved;
@@ -1994,8 +2020,11 @@ void Analyzer::check_optimizer_built_before_move(Node call, std::string_view q) 
   if (Node up = call.parent(); up.is(NodeKind::assignment) && up.field(Field::left).is(NodeKind::identifier)) {
     const std::string opt(up.field(Field::left).text());
     if (util::contains(after, opt + ".load_state_dict(")) return;
+    // Handed to a function of the file that loads optimizer state (a Controller(...) that only keeps it is not).
+    bool loader_called = false;
+    for (const auto& [loader, loads] : m_ff.optimizer_loaders) loader_called = loader_called || util::contains(after, loader + "(");
     const RE2 handed("[(,]\\s*" + RE2::QuoteMeta(opt) + "\\s*[,)]");
-    if (RE2::PartialMatch(after, handed)) return;
+    if (loader_called && RE2::PartialMatch(after, handed)) return;
   }
   // Under a test (`if args.cuda: model.cuda()` after the optimizer) it is the same; a move the
   // function makes only in another branch than the optimizer's is not told apart here.

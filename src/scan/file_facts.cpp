@@ -182,7 +182,66 @@ std::vector<OptimizerLoad> optimizer_loads(Node fn) {
   return out;
 }
 
+// The indices of the parameters a function moves: `p.to(...)` / `p.cuda(...)` in its body, or `p`
+// handed at a moved position to one of `movers`.
+std::vector<int> moved_parameters(Node fn, const std::unordered_map<std::string, std::vector<int>>& movers) {
+  std::vector<int> out;
+  Node params = fn.field(Field::parameters);
+  Node body = fn.field(Field::body);
+  // A function longer than 32 KiB is not read: a generated file must not cost a pass per parameter.
+  if (!params.valid() || !body.valid() || body.text().size() > (32u << 10)) return out;
+  const std::string_view text = body.text();
+  for (std::uint32_t i = 0; i < params.named_count() && i < 16; ++i) {
+    Node p = params.named(i);
+    Node id = p.is(NodeKind::identifier) ? p : p.field(Field::name);
+    if (!id.valid() || !id.is(NodeKind::identifier)) continue;
+    const std::string name(id.text());
+    bool moved = false;
+    util::for_each_name_use(text, name, [&](std::string_view rest) {
+      moved = moved || rest.starts_with(".to(") || rest.starts_with(".cuda(");
+    });
+    std::size_t looked = 0;
+    for (auto it = movers.begin(); !moved && it != movers.end() && looked < 16; ++it, ++looked) {
+      const std::string call = it->first + "(";
+      for (std::size_t at = text.find(call); !moved && at != std::string_view::npos; at = text.find(call, at + 1)) {
+        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' || text[at - 1] == '.')) {
+          continue;
+        }
+        const auto args = call_arguments(text, at + it->first.size());
+        for (int j : it->second) {
+          if (static_cast<std::size_t>(j) < args.size() && args[static_cast<std::size_t>(j)] == name) moved = true;
+        }
+      }
+    }
+    if (moved) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
 }  // namespace
+
+// The arguments of the call that starts at `open` (the index of its '('), split at top-level commas;
+// empty when the call does not close within the text.
+std::vector<std::string_view> call_arguments(std::string_view text, std::size_t open) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t start = open + 1;
+  for (std::size_t i = open; i < text.size() && i < open + 4096; ++i) {
+    const char c = text[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        out.push_back(util::trim(text.substr(start, i - start)));
+        return out;
+      }
+    }
+    if (c == ',' && depth == 1) {
+      out.push_back(util::trim(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  return {};
+}
 
 bool names_a_device(std::string_view name) {
   return util::contains_icase(name, "device") || util::contains_icase(name, "gpu") || util::contains_icase(name, "cuda");
@@ -270,6 +329,7 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
   std::vector<std::uint32_t> loops;      // start bytes of the enclosing loops
   std::vector<std::uint32_t> functions;  // start bytes of the enclosing functions
   std::vector<std::string_view> function_names;  // their names
+  std::vector<Node> top_level_functions;  // for the functions that move their parameters (at most 256)
   // Calls by name from a forward() or a plain function: (caller, callee, the result is not moved
   // where it is called).
   struct HelperCall {
@@ -339,6 +399,7 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
               if (auto loads = optimizer_loads(n); !loads.empty()) {
                 ff.optimizer_loaders.emplace(std::string(n.field(Field::name).text()), std::move(loads));
               }
+              if (top_level_functions.size() < 256) top_level_functions.push_back(n);
             }
             functions.push_back(n.start_byte());
             function_names.push_back(n.field(Field::name).text());
@@ -468,6 +529,22 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
   }
   std::sort(ff.step_loop_nodes.begin(), ff.step_loop_nodes.end(),
             [](const Node& a, const Node& b) { return a.start_byte() < b.start_byte(); });
+  // Functions that move their parameters, then those that hand them to such a function (three rounds:
+  // `setup(model)` calling `place(model)` calling `model.to(device)`).
+  // Only asked about the models of an optimizer: a file that names none does not need them.
+  const bool names_optimizers = root.text().find("optim") != std::string_view::npos;
+  for (int round = 0; round < 3 && names_optimizers; ++round) {
+    bool grew = false;
+    for (Node fn : top_level_functions) {
+      const std::string name(fn.field(Field::name).text());
+      auto moved = moved_parameters(fn, ff.module_movers);
+      if (moved.empty()) continue;
+      auto [it, fresh] = ff.module_movers.try_emplace(name, moved);
+      if (!fresh && it->second.size() < moved.size()) it->second = std::move(moved), fresh = true;
+      grew = grew || fresh;
+    }
+    if (!grew) break;
+  }
   // A file of another framework's port (flax, keras) that does not import torch: its classes named
   // like the project's torch modules are that framework's.
   const bool other_framework_file =

@@ -57,6 +57,9 @@ struct FileFacts {
   std::unordered_map<std::string, DeviceParameter> cpu_default_device_parameters;
   // Top-level functions that load an optimizer's state into one of their parameters.
   std::unordered_map<std::string, std::vector<OptimizerLoad>> optimizer_loaders;
+  // Top-level functions that move some of their parameters (`model.to(device)`, `m.cuda()`), directly
+  // or by handing them to another such function: the indices of those parameters.
+  std::unordered_map<std::string, std::vector<int>> module_movers;
   std::unordered_set<std::uint32_t> timed_loops;   // loops that read a clock: they sync on purpose
   bool uses_device = false;          // .cuda(), .to(<not a dtype, not "cpu">), device=..., device_map=, ...
   // Where placement happens: start bytes of the innermost functions containing it, and
@@ -93,6 +96,9 @@ bool host_side_class(std::string_view cls);
 FileFacts collect_file_facts(Node root, const ProjectIndex* project = nullptr);
 
 // A parameter name that chooses a device: device, cuda_device, gpus, use_gpu, ...
+// The arguments of the call whose '(' is at text[open], split at top-level commas and trimmed; empty
+// when the call does not close within 4 KiB.
+std::vector<std::string_view> call_arguments(std::string_view text, std::size_t open);
 bool names_a_device(std::string_view name);
 // A default of such a parameter that means the CPU: None, -1, False, "cpu", [] or ().
 bool cpu_default(std::string_view default_text);

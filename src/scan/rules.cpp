@@ -311,7 +311,8 @@ constexpr ScanRule k_rules[] = {
       "`restore(path, net, opt)`, and its caller moves the model only afterwards): load_state_dict() casts the saved state (momentum, Adam's averages) to the "
       "parameters' device at that moment, the CPU, and moving the model later moves only the parameters, so the "
       "first step after resuming fails (\"Expected all tensors to be on the same device\") or runs on mixed devices; "
-      "also an optimizer built over a model's parameters before the same function moves the model (error for "
+      "also an optimizer built over a model's parameters before the same function (or the script's top level) moves "
+      "the model, itself or through a function of the file that moves the parameter it is handed (error for "
       "Adagrad, which makes its state in its constructor; info for the others)",
       "Move the model first, then load the optimizer's state: model.to(device) before optimizer.load_state_dict(...) "
       "(build the optimizer after the move, or at least load into it after)"}},
