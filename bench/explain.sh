@@ -20,7 +20,7 @@ trap '[ -n "${KEEP_LOG:-}" ] && cp "$work/train.log" "$KEEP_LOG"; rm -rf "$work"
 python3 - "$table" "$work/train.log" "$size_mb" <<'PY'
 import random, sys
 table, out, size_mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rows = [l.rstrip("\n").split("\t") for l in open(table, encoding="utf-8") if not l.startswith("#")]
+rows = [l.rstrip("\n").split("\t") for l in open(table, encoding="utf-8") if l.strip() and not l.startswith("#")]
 col = rows[0].index("example")
 examples = [r[col] for r in rows[1:]]
 rnd = random.Random(42)
@@ -59,7 +59,7 @@ PY
 # RE2 -> POSIX ERE: named and non-capturing groups become plain groups, lazy quantifiers greedy,
 # (?i:...) a plain group and a leading (?i) dropped (grep then matches those parts case-sensitively,
 # a little less work for grep).
-cut -f7 "$table" | grep -v '^#' | tail -n +2 |
+cut -f7 "$table" | grep -v '^#' | grep -v '^$' | tail -n +2 |
   sed -E 's/\(\?i\)//g; s/\(\?P<[a-z_]+>/(/g; s/\(\?i?:/(/g; s/([*+?])\?/\1/g' > "$work/patterns.ere"
 
 bytes=$(stat -c %s "$work/train.log")
