@@ -1063,6 +1063,25 @@ facts::Finding catalogued_cause(std::string_view id, std::string message,
   return cause_at_line(info.id, info.layer, std::move(message), shown, rests_on, std::string(info.fix));
 }
 
+// The CUDA versions the text names for the program (`+cu92`, `+cu121`, `cudatoolkit=9.0`, "CUDA 10.0"),
+// as 1000 * major + 10 * minor, leaving out nvidia-smi's own "CUDA Version:" header (what the driver serves).
+std::vector<int> named_cuda_versions(std::string_view head) {
+  static const RE2 k_named_cuda(R"re((?i)\+cu(\d)(\d)\b|\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
+  std::vector<int> out;
+  for (std::string_view line : util::lines(head)) {
+    if (line.size() > 4096 || util::contains_icase(line, "cuda version:")) continue;
+    std::string a, b, c, d, e, g;
+    re2::StringPiece input(line.data(), line.size());
+    while (RE2::FindAndConsume(&input, k_named_cuda, &a, &b, &c, &d, &e, &g)) {
+      const std::string& major = !a.empty() ? a : !c.empty() ? c : e;
+      const std::string& minor = !a.empty() ? b : !c.empty() ? d : g;
+      const int v = static_cast<int>(util::parse_int(major).value_or(0) * 1000 + util::parse_int(minor).value_or(0) * 10);
+      if (v >= 1000) out.push_back(v);
+    }
+  }
+  return out;
+}
+
 // A driver the text names that serves no CUDA 11 (older than 450), and a program that finds no
 // usable GPU: every GPU build of today's frameworks and tools needs CUDA 11.x or 12.x, so the driver
 // is what stops it. Not when the text names a framework or toolkit CUDA the driver does serve.
@@ -1080,21 +1099,9 @@ std::optional<facts::Finding> old_driver_cause(std::string_view head, const fact
   // torch.cuda.is_available() True in the same text: a CUDA runtime works on this driver.
   static const RE2 k_repl_true(R"re(is_available\(\)\s*\n\s*(?:Out\[\d+\]:\s*)?True\b)re");
   if (RE2::PartialMatch(head, available_true_on_its_line()) || RE2::PartialMatch(head, k_repl_true)) return std::nullopt;
-  // A CUDA version the text names for the program (`+cu92`, `cudatoolkit=9.0`, "CUDA 10.0"), other
-  // than nvidia-smi's own "CUDA Version:" header: one the driver serves means the driver is fine.
-  static const RE2 k_named_cuda(R"re((?i)\+cu(\d)(\d)\b|\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
-  for (std::string_view line : util::lines(head)) {
-    if (line.size() > 4096 || util::contains_icase(line, "cuda version:")) continue;
-    std::string a, b, c, d, e, g;
-    re2::StringPiece input(line.data(), line.size());
-    while (RE2::FindAndConsume(&input, k_named_cuda, &a, &b, &c, &d, &e, &g)) {
-      int major = 0, minor = 0;
-      if (!a.empty()) major = std::stoi(a), minor = std::stoi(b);
-      else if (!c.empty()) major = std::stoi(c), minor = std::stoi(d);
-      else if (!e.empty()) major = std::stoi(e), minor = std::stoi(g);
-      if (major > 0 && major * 1000 + minor * 10 <= *driver_cuda) return std::nullopt;
-    }
-  }
+  // A CUDA the text names for the program that the driver serves: the driver is fine.
+  const auto named = named_cuda_versions(head);
+  if (std::any_of(named.begin(), named.end(), [&](int v) { return v <= *driver_cuda; })) return std::nullopt;
   return cause_at_line(
       "driver.too_old_for_runtime", facts::Layer::driver,
       fmt::format("Likely cause: driver {} serves CUDA {} at most, and the GPU builds of today's frameworks and "
@@ -1113,17 +1120,8 @@ std::optional<facts::Finding> driver_not_reached(std::string_view head, const fa
   if (!driver_cuda || *driver_cuda < 12000) return std::nullopt;
   // A CUDA the text names above what the driver serves (a CUDA 13 build on a 565 driver): then the
   // driver really is too old.
-  static const RE2 k_named_cuda(R"re((?i)\+cu(1\d)(\d)\b|cuda(?:toolkit)?[ =_-]?v?(\d{1,2})\.(\d)\b)re");
-  for (std::string_view line : util::lines(head)) {
-    if (line.size() > 4096 || util::contains_icase(line, "cuda version:")) continue;
-    std::string a, b, c, d;
-    re2::StringPiece input(line.data(), line.size());
-    while (RE2::FindAndConsume(&input, k_named_cuda, &a, &b, &c, &d)) {
-      const int major = static_cast<int>(util::parse_int(a.empty() ? c : a).value_or(0));
-      const int minor = static_cast<int>(util::parse_int(a.empty() ? d : b).value_or(0));
-      if (major * 1000 + minor * 10 > *driver_cuda) return std::nullopt;
-    }
-  }
+  const auto named = named_cuda_versions(head);
+  if (std::any_of(named.begin(), named.end(), [&](int v) { return v > *driver_cuda; })) return std::nullopt;
   if (!container_named(head)) return std::nullopt;
   static const RE2 k_insufficient(R"re((?i)driver version is insufficient|cudaErrorInsufficientDriver|error code:? 35\b)re");
   auto shown = first_line_matching(head, k_insufficient);

@@ -1032,9 +1032,9 @@ void Analyzer::check_probe_function_not_called(Node identifier) {
   report_function_tested(identifier);
 }
 
-void Analyzer::report_function_tested(Node attribute) {
-  Node child = attribute;
-  Node up = attribute.parent();
+void Analyzer::report_function_tested(Node function) {
+  Node child = function;
+  Node up = function.parent();
   bool in_logic = false;  // under not / and / or: the function object is used as a truth value
   for (int guard = 0; guard < 8 && up.valid() &&
                       (up.is(NodeKind::parenthesized_expression) || up.is(NodeKind::not_operator) ||
@@ -1047,11 +1047,11 @@ void Analyzer::report_function_tested(Node attribute) {
   const Node test = up.is(NodeKind::while_statement) ? up.field(Field::condition) : branch_test(up);
   const bool tested = in_logic || up.is(NodeKind::assert_statement) || (test.valid() && test == child);
   if (!tested) return;
-  emit(RuleId::is_available_not_called, attribute,
+  emit(RuleId::is_available_not_called, function,
        fmt::format("`{}` is not called: a function object is always true, so this test takes the GPU branch on every "
                    "machine, and the code fails where there is no GPU",
-                   attribute.text()),
-       {snippet(up.valid() ? up : attribute, 80)}, fmt::format("{}()", attribute.text()));
+                   function.text()),
+       {snippet(up.valid() ? up : function, 80)}, fmt::format("{}()", function.text()));
 }
 
 }  // namespace gpudoctor::scan

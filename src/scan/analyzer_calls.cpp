@@ -1891,17 +1891,18 @@ namespace gpudoctor::scan {
 
 std::optional<std::pair<std::string, int>> Analyzer::module_moved_after(std::string_view before, std::string_view after,
                                                                         int after_row) {
+  // A module still off the device whose parameters the optimizer was built on (named before the load).
+  auto unplaced_model_of_optimizer = [&](const std::string& name) {
+    const Symbol* m = lookup(name);
+    if (m == nullptr || m->kind != Kind::module || m->is_loss || m->placement == Placement::accelerator) return false;
+    return before.find(name + ".parameters(") != std::string_view::npos ||
+           before.find(name + ".named_parameters(") != std::string_view::npos;
+  };
   static const RE2 k_move(R"((?m)^[ \t]*(?:if [^\n]*:[ \t]*)?(?:[\w.]+[ \t]*=[ \t]*)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\.(?:cuda|to)\()");
   re2::StringPiece input(after.data(), after.size());
   std::string name;
   while (RE2::FindAndConsume(&input, k_move, &name)) {
-    const Symbol* m = lookup(name);
-    if (m == nullptr || m->kind != Kind::module || m->is_loss || m->placement == Placement::accelerator) continue;
-    // The optimizer was built on it: its parameters are named before the load.
-    if (before.find(name + ".parameters(") == std::string_view::npos &&
-        before.find(name + ".named_parameters(") == std::string_view::npos) {
-      continue;
-    }
+    if (!unplaced_model_of_optimizer(name)) continue;
     std::size_t at = static_cast<std::size_t>(input.data() - after.data());
     return std::make_pair(name, after_row + static_cast<int>(util::count_byte(after.substr(0, at), '\n')));
   }
@@ -1919,12 +1920,7 @@ std::optional<std::pair<std::string, int>> Analyzer::module_moved_after(std::str
     for (int j : mover->second) {
       if (static_cast<std::size_t>(j) >= args.size()) continue;
       const std::string arg(args[static_cast<std::size_t>(j)]);
-      const Symbol* m = lookup(arg);
-      if (m == nullptr || m->kind != Kind::module || m->is_loss || m->placement == Placement::accelerator) continue;
-      if (before.find(arg + ".parameters(") == std::string_view::npos &&
-          before.find(arg + ".named_parameters(") == std::string_view::npos) {
-        continue;
-      }
+      if (!unplaced_model_of_optimizer(arg)) continue;
       return std::make_pair(arg, after_row + static_cast<int>(util::count_byte(after.substr(0, open), '\n')));
     }
   }

@@ -202,16 +202,14 @@ std::vector<int> moved_parameters(Node fn, const std::unordered_map<std::string,
     });
     std::size_t looked = 0;
     for (auto it = movers.begin(); !moved && it != movers.end() && looked < 16; ++it, ++looked) {
-      const std::string call = it->first + "(";
-      for (std::size_t at = text.find(call); !moved && at != std::string_view::npos; at = text.find(call, at + 1)) {
-        if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) != 0 || text[at - 1] == '_' || text[at - 1] == '.')) {
-          continue;
-        }
-        const auto args = call_arguments(text, at + it->first.size());
+      // Calls of the mover by name (not `obj.mover(`), with `name` at a position it moves.
+      util::for_each_name_use(text, it->first, [&](std::string_view rest) {
+        if (moved || !rest.starts_with("(")) return;
+        const auto args = call_arguments(text, static_cast<std::size_t>(rest.data() - text.data()));
         for (int j : it->second) {
           if (static_cast<std::size_t>(j) < args.size() && args[static_cast<std::size_t>(j)] == name) moved = true;
         }
-      }
+      });
     }
     if (moved) out.push_back(static_cast<int>(i));
   }
@@ -540,7 +538,10 @@ FileFacts collect_file_facts(Node root, const ProjectIndex* project) {
       auto moved = moved_parameters(fn, ff.module_movers);
       if (moved.empty()) continue;
       auto [it, fresh] = ff.module_movers.try_emplace(name, moved);
-      if (!fresh && it->second.size() < moved.size()) it->second = std::move(moved), fresh = true;
+      if (!fresh && it->second.size() < moved.size()) {
+        it->second = std::move(moved);
+        fresh = true;
+      }
       grew = grew || fresh;
     }
     if (!grew) break;
